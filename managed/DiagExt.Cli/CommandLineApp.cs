@@ -1,0 +1,71 @@
+using DiagExt.Cli.CommandLine;
+using DiagExt.Cli.Commands;
+using DiagExt.Core.Errors;
+
+namespace DiagExt.Cli;
+
+/// <summary>
+/// Dispatches a command line to its command and turns every failure into one line on stderr and a
+/// documented exit code. Unexpected errors keep their stack trace out of the user's face unless
+/// DIAGEXT_DEBUG=1 is set.
+/// </summary>
+public static class CommandLineApp
+{
+    public static int Run(IReadOnlyList<string> args, CommandIo io)
+    {
+        try
+        {
+            return (int)Dispatch(args, io);
+        }
+        catch (OperationCanceledException)
+        {
+            io.Error.WriteLine("diagext: cancelled");
+            return (int)ExitCode.InputError;
+        }
+        catch (UsageException e)
+        {
+            io.Error.WriteLine($"diagext: {OneLine(e.Message)} (see 'diagext help')");
+            return (int)ExitCode.InputError;
+        }
+        catch (DiagExtException e)
+        {
+            io.Error.WriteLine($"diagext: {OneLine(e.Message)}");
+            return (int)ExitCode.InputError;
+        }
+        catch (Exception e) when (e is not OutOfMemoryException)
+        {
+            io.Error.WriteLine($"diagext: internal error: {e.GetType().Name}: {OneLine(e.Message)} (set DIAGEXT_DEBUG=1 for details)");
+            if (Environment.GetEnvironmentVariable("DIAGEXT_DEBUG") == "1")
+                io.Error.WriteLine(e.ToString());
+            return (int)ExitCode.InputError;
+        }
+    }
+
+    private static ExitCode Dispatch(IReadOnlyList<string> args, CommandIo io)
+    {
+        if (args.Count == 0)
+        {
+            io.Error.Write(HelpCommand.Overview(CommandCatalog.All));
+            return ExitCode.InputError;
+        }
+        string first = args[0];
+        if (first is "--help" or "-h" or "-?")
+        {
+            io.Out.Write(HelpCommand.Overview(CommandCatalog.All));
+            return ExitCode.NothingFound;
+        }
+        if (first is "--version")
+            first = "version";
+
+        ICommand command = CommandCatalog.Find(first) ?? throw new UsageException($"unknown command '{first}'");
+        ParsedArguments parsed = ArgumentParser.Parse(args.Skip(1).ToList(), command.Options);
+        if (parsed.Has(CommonOptions.Help.Name))
+        {
+            io.Out.Write(HelpCommand.For(command));
+            return ExitCode.NothingFound;
+        }
+        return command.Execute(parsed, io);
+    }
+
+    private static string OneLine(string message) => message.ReplaceLineEndings(" ").Trim();
+}

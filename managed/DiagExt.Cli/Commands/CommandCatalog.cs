@@ -1,0 +1,20 @@
+using DiagExt.Core.Analysis;
+
+namespace DiagExt.Cli.Commands;
+
+/// <summary>Every command of diagext: one per detector, then analyze, help and version.</summary>
+public static class CommandCatalog
+{
+    public static IReadOnlyList<ICommand> All { get; } = Create();
+
+    public static ICommand? Find(string name) => All.FirstOrDefault(c => c.Name == name);
+
+    private static IReadOnlyList<ICommand> Create()
+    {
+        var commands = new List<ICommand> { new AnalyzeCommand() };
+        commands.AddRange(DetectorCatalog.CreateAll().Select(d => new DetectorCommand(d)));
+        commands.Add(new HelpCommand(() => All));
+        commands.Add(new VersionCommand());
+        return commands;
+    }
+}

@@ -1,0 +1,71 @@
+using System.Text;
+using DiagExt.Cli.CommandLine;
+using DiagExt.Core.Errors;
+using DiagExt.Core.Rendering;
+
+namespace DiagExt.Cli.Commands;
+
+/// <summary>"diagext help [command]": the command list, or one command's usage, options and explanation.</summary>
+public sealed class HelpCommand(Func<IReadOnlyList<ICommand>> commands) : ICommand
+{
+    public string Name => "help";
+
+    public string Summary => "show the commands, or one command's options";
+
+    public string Usage => "diagext help [<command>]";
+
+    public string Details => "Without a command, lists every command. With one, shows its usage, options and what it does.";
+
+    public IReadOnlyList<OptionSpec> Options => [CommonOptions.Help];
+
+    public ExitCode Execute(ParsedArguments arguments, CommandIo io)
+    {
+        if (arguments.Positionals.Count == 0)
+        {
+            io.Out.Write(Overview(commands()));
+            return ExitCode.NothingFound;
+        }
+        string name = arguments.Positionals[0];
+        ICommand command = commands().FirstOrDefault(c => c.Name == name) ?? throw new UsageException($"no command '{name}'");
+        io.Out.Write(For(command));
+        return ExitCode.NothingFound;
+    }
+
+    public static string Overview(IReadOnlyList<ICommand> commands)
+    {
+        var sb = new StringBuilder();
+        sb.AppendLine($"diagext {ToolVersion.Current}: names the cause of a hung .NET process from a dump or a live process.");
+        sb.AppendLine();
+        sb.AppendLine("usage: diagext <command> <dump> | --pid N [options]");
+        sb.AppendLine();
+        sb.AppendLine("commands:");
+        int width = commands.Max(c => c.Name.Length);
+        foreach (ICommand c in commands)
+            sb.AppendLine($"  {c.Name.PadRight(width)}  {c.Summary}");
+        sb.AppendLine();
+        sb.AppendLine("exit codes: 0 nothing found, 1 hazards found, 2 usage or input error.");
+        sb.AppendLine("'diagext help <command>' shows a command's options.");
+        return sb.ToString();
+    }
+
+    public static string For(ICommand command)
+    {
+        var sb = new StringBuilder();
+        sb.AppendLine($"usage: {command.Usage}");
+        sb.AppendLine();
+        sb.AppendLine(command.Details);
+        if (command.Options.Count > 0)
+        {
+            sb.AppendLine();
+            sb.AppendLine("options:");
+            int width = command.Options.Max(o => Label(o).Length);
+            foreach (OptionSpec o in command.Options)
+                sb.AppendLine($"  {Label(o).PadRight(width)}  {o.Help}");
+        }
+        sb.AppendLine();
+        sb.AppendLine("exit codes: 0 nothing found, 1 hazards found, 2 usage or input error.");
+        return sb.ToString();
+    }
+
+    private static string Label(OptionSpec o) => o.Alias is null ? o.Usage : $"{o.Alias}, {o.Usage}";
+}

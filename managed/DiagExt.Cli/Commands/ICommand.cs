@@ -1,0 +1,23 @@
+using DiagExt.Cli.CommandLine;
+using DiagExt.Core.Errors;
+
+namespace DiagExt.Cli.Commands;
+
+/// <summary>One diagext command: its name, help and options live beside the code that runs it.</summary>
+public interface ICommand
+{
+    string Name { get; }
+
+    /// <summary>One line for the command list.</summary>
+    string Summary { get; }
+
+    /// <summary>The synopsis, e.g. "diagext dictcycle &lt;dump&gt; | --pid N [options]".</summary>
+    string Usage { get; }
+
+    /// <summary>A paragraph or two for "diagext help &lt;command&gt;".</summary>
+    string Details { get; }
+
+    IReadOnlyList<OptionSpec> Options { get; }
+
+    ExitCode Execute(ParsedArguments arguments, CommandIo io);
+}

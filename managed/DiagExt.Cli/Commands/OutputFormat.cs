@@ -1,0 +1,50 @@
+using DiagExt.Cli.CommandLine;
+using DiagExt.Core.Analysis;
+using DiagExt.Core.Rendering;
+
+namespace DiagExt.Cli.Commands;
+
+public enum OutputFormat
+{
+    Text,
+    Dml,
+    Json,
+}
+
+/// <summary>Picks and runs the renderer for --format / --json.</summary>
+public static class OutputFormats
+{
+    public static OutputFormat From(ParsedArguments arguments)
+    {
+        string? format = arguments.Value(CommonOptions.Format.Name);
+        if (arguments.Has(CommonOptions.Json.Name))
+        {
+            if (format is not null and not "json")
+                throw new UsageException($"--json conflicts with --format {format}");
+            return OutputFormat.Json;
+        }
+        return format switch
+        {
+            null or "text" => OutputFormat.Text,
+            "dml" => OutputFormat.Dml,
+            "json" => OutputFormat.Json,
+            _ => throw new UsageException($"--format must be text, dml or json, not '{format}'"),
+        };
+    }
+
+    public static void Render(OutputFormat format, AnalysisReport report, TextWriter output)
+    {
+        switch (format)
+        {
+            case OutputFormat.Json:
+                JsonReportRenderer.Render(report, output);
+                break;
+            case OutputFormat.Dml:
+                new ConsoleReportRenderer(new DmlStyle()).Render(report, output);
+                break;
+            default:
+                new ConsoleReportRenderer(new PlainStyle()).Render(report, output);
+                break;
+        }
+    }
+}

@@ -1,0 +1,52 @@
+using System.Diagnostics;
+using DiagExt.Core.Findings;
+using DiagExt.Core.Heap;
+using DiagExt.Core.Targets;
+
+namespace DiagExt.Core.Analysis;
+
+/// <summary>Runs a set of detectors over one target with one shared heap pass.</summary>
+public static class Analyzer
+{
+    public static AnalysisReport Run(Target target, IReadOnlyList<IDetector> detectors, CancellationToken cancellation = default)
+    {
+        var total = Stopwatch.StartNew();
+        var runnable = detectors.Where(d => SkipReason(target, d) is null).ToList();
+        IHeapInterest[] interests = runnable.Select(d => d.HeapInterest).OfType<IHeapInterest>().ToArray();
+        var context = new AnalysisContext(target, interests, cancellation);
+
+        var outcomes = new List<DetectorOutcome>();
+        foreach (IDetector detector in detectors)
+        {
+            cancellation.ThrowIfCancellationRequested();
+            if (SkipReason(target, detector) is { } reason)
+            {
+                outcomes.Add(new DetectorOutcome(detector.Name, DetectorStatus.Skipped, reason, [], TimeSpan.Zero));
+                continue;
+            }
+            var watch = Stopwatch.StartNew();
+            IReadOnlyList<Finding> findings = detector.Analyze(context);
+            outcomes.Add(new DetectorOutcome(detector.Name, DetectorStatus.Ran, null, findings, watch.Elapsed));
+        }
+
+        return new AnalysisReport(Summarize(target), outcomes, context.HeapBuilt ? context.Heap.ObjectCount : null, total.Elapsed);
+    }
+
+    public static TargetSummary Summarize(Target target) => new(
+        target.DisplayName,
+        target.Kind,
+        target.Platform,
+        target.Architecture,
+        target.ProcessId,
+        target.Threads.Count,
+        target.RuntimeStatus,
+        target.ThreadTimes.Available ? target.ThreadTimes.Source : null,
+        target.ThreadTimes.UnavailableReason);
+
+    private static string? SkipReason(Target target, IDetector detector) => detector.Needs switch
+    {
+        DetectorNeeds.ManagedRuntime when !target.RuntimeStatus.IsLoaded => target.RuntimeStatus.Problem,
+        DetectorNeeds.WindowsMinidump when target.Minidump is null => "needs a Windows minidump",
+        _ => null,
+    };
+}

@@ -1,0 +1,13 @@
+using DiagExt.Core.Findings;
+
+namespace DiagExt.Core.Analysis;
+
+public enum DetectorStatus
+{
+    Ran,
+    Skipped,
+    Failed,
+}
+
+/// <summary>What one detector did in one analysis: its findings, or why it did not run.</summary>
+public sealed record DetectorOutcome(string Detector, DetectorStatus Status, string? Reason, IReadOnlyList<Finding> Findings, TimeSpan Elapsed);

@@ -1,0 +1,40 @@
+using DiagExt.Core.Findings;
+using DiagExt.Core.Heap;
+
+namespace DiagExt.Core.Analysis;
+
+/// <summary>What a detector needs from the target before it can run.</summary>
+public enum DetectorNeeds
+{
+    /// <summary>A loaded .NET runtime (a DAC).</summary>
+    ManagedRuntime,
+
+    /// <summary>A Windows minidump read natively (no DAC).</summary>
+    WindowsMinidump,
+
+    /// <summary>Nothing beyond an opened target.</summary>
+    Nothing,
+}
+
+/// <summary>
+/// One hazard detector. It reads the target through <see cref="AnalysisContext"/> (shared heap pass,
+/// threads read once) and returns findings; it never prints.
+/// </summary>
+public interface IDetector
+{
+    /// <summary>The command name: "dictcycle".</summary>
+    string Name { get; }
+
+    /// <summary>One line for help output.</summary>
+    string Description { get; }
+
+    /// <summary>A paragraph for "diagext help &lt;command&gt;": what it looks for and what it reports.</summary>
+    string Explanation { get; }
+
+    DetectorNeeds Needs { get; }
+
+    /// <summary>The heap objects this detector wants from the shared pass, or null if it needs none.</summary>
+    IHeapInterest? HeapInterest { get; }
+
+    IReadOnlyList<Finding> Analyze(AnalysisContext context);
+}

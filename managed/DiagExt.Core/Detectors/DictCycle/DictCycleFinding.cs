@@ -1,0 +1,47 @@
+using DiagExt.Core.Findings;
+
+namespace DiagExt.Core.Detectors.DictCycle;
+
+/// <summary>One defect of a corrupt instance as it appears in JSON.</summary>
+public sealed record DefectReport(string Kind, IReadOnlyList<int> Indices, IReadOnlyList<int> Buckets, string Detail);
+
+/// <summary>A Dictionary/HashSet corrupted by concurrent writers.</summary>
+public sealed record DictCycleFinding : Finding
+{
+    public override string Detector => DictCycleDetector.CommandName;
+
+    /// <summary>The instance's address as a hex string ("0x7f01d5809718").</summary>
+    public required string Address { get; init; }
+
+    /// <summary>The type with its generic arguments.</summary>
+    public required string Type { get; init; }
+
+    /// <summary>Which runtime generation's layout the instance uses.</summary>
+    public required string Layout { get; init; }
+
+    public required int Count { get; init; }
+
+    public int? FreeCount { get; init; }
+
+    public required int BucketsLength { get; init; }
+
+    public required int EntriesLength { get; init; }
+
+    public required string BucketsAddress { get; init; }
+
+    public required string EntriesAddress { get; init; }
+
+    /// <summary>Every entry index involved in a defect, ascending.</summary>
+    public required IReadOnlyList<int> BadIndices { get; init; }
+
+    /// <summary>Every bucket whose chain runs into a defect, ascending.</summary>
+    public required IReadOnlyList<int> BadBuckets { get; init; }
+
+    public required IReadOnlyList<DefectReport> Defects { get; init; }
+
+    /// <summary>A static field path that holds the instance, when one was found.</summary>
+    public string? Holder { get; init; }
+
+    /// <summary>What lookups do on this runtime: "never return" or "throw InvalidOperationException".</summary>
+    public required string Verdict { get; init; }
+}

@@ -1,0 +1,79 @@
+using DiagExt.Core.Findings;
+using DiagExt.Core.Targets;
+
+namespace DiagExt.Core.Detectors.DictCycle;
+
+/// <summary>Turns one classified corrupt instance into a finding: verdict, evidence lines, threads.</summary>
+internal static class DictCycleFindingBuilder
+{
+    public static DictCycleFinding Build(
+        Target target,
+        string typeName,
+        HashTableInstance instance,
+        IReadOnlyList<HashTableDefect> defects,
+        string? holder,
+        HashTableThreadFinder.Result threads)
+    {
+        HashTableImage image = instance.Image;
+        HashTableLayout layout = image.Layout;
+        string shortType = TypeNames.Short(typeName);
+        HashTableDefect main = defects.FirstOrDefault(d => d.IsCycle) ?? defects[0];
+
+        var evidence = new List<Markup>
+        {
+            Markup.Line().Text($"instance: ").Object(instance.Address).Text($" {typeName} ({layout.Name} layout)"),
+            Markup.Line().Text($"count {image.Count}")
+                .Text(image.FreeCount is int fc ? $", freeCount {fc}" : "")
+                .Text(image.LastIndex is int li ? $", lastIndex {li}" : "")
+                .Text(", buckets ").Object(instance.BucketsArray).Text($" [{image.Buckets.Length}], entries ").Object(instance.EntriesArray).Text($" [{image.EntriesLength}]"),
+            Markup.Text(holder is null ? "held by: no static field path found (look at the stack roots of the threads below)" : $"held by: static {holder}"),
+        };
+        foreach (HashTableDefect d in defects)
+        {
+            string buckets = d.Buckets.Count == 0 ? "" : $"; buckets {string.Join(", ", d.Buckets)} run into it";
+            string consequence = DictCycleVerdict.Consequence(d, layout, string.Join(", ", d.Buckets));
+            evidence.Add(Markup.Text($"{DictCycleVerdict.KindName(d.Kind)}: {d.Detail}{Indices(d)}{buckets}{(consequence.Length > 0 ? $" -> {consequence}" : "")}"));
+        }
+        if (threads.InResize.Count > 0)
+            evidence.Add(Markup.Text($"note: thread(s) {string.Join(", ", threads.InResize.Select(t => $"0x{t:x}"))} are inside Resize: only cycles are reported, since other inconsistencies are normal mid-resize"));
+        if (threads.Threads.Count == 0)
+            evidence.Add(Markup.Text("threads: none is inside Dictionary/HashSet code on this instance at the time of the dump"));
+        if (!target.ThreadTimes.Available && threads.Threads.Count > 0)
+            evidence.Add(Markup.Text(target.ThreadTimes.UnavailableReason!));
+
+        string where = main.Indices.Count > 0 ? $" at entries[{string.Join(", ", main.Indices.Take(8))}]" : "";
+        string threadText = threads.Threads.Count switch
+        {
+            0 => "",
+            1 => " 1 thread is inside its methods.",
+            int n => $" {n} threads are inside its methods.",
+        };
+
+        return new DictCycleFinding
+        {
+            Kind = DictCycleVerdict.KindName(main.Kind),
+            Title = $"Corrupt {shortType} at 0x{instance.Address:x}: {DictCycleVerdict.KindName(main.Kind)}{where}",
+            Summary = $"{main.Detail}; {DictCycleVerdict.Consequence(main, layout, string.Join(", ", main.Buckets))}.{threadText}".Replace("; .", ".", StringComparison.Ordinal),
+            Threads = threads.Threads,
+            Evidence = evidence,
+            Advice = DictCycleVerdict.Advice,
+            Address = $"0x{instance.Address:x}",
+            Type = typeName,
+            Layout = layout.Name,
+            Count = image.Count,
+            FreeCount = image.FreeCount,
+            BucketsLength = image.Buckets.Length,
+            EntriesLength = image.EntriesLength,
+            BucketsAddress = $"0x{instance.BucketsArray:x}",
+            EntriesAddress = $"0x{instance.EntriesArray:x}",
+            BadIndices = defects.SelectMany(d => d.Indices).Distinct().Order().ToList(),
+            BadBuckets = defects.SelectMany(d => d.Buckets).Distinct().Order().ToList(),
+            Defects = defects.Select(d => new DefectReport(DictCycleVerdict.KindName(d.Kind), d.Indices, d.Buckets, d.Detail)).ToList(),
+            Holder = holder,
+            Verdict = main.IsCycle ? (layout.LookupsThrowOnCycle ? "lookups throw InvalidOperationException" : "lookups never return") : DictCycleVerdict.Consequence(main, layout, string.Join(", ", main.Buckets)),
+        };
+    }
+
+    private static string Indices(HashTableDefect d) =>
+        d.IsCycle || d.Kind == DefectKind.NextOutOfRange || d.Indices.Count == 0 ? "" : $" (entries {string.Join(", ", d.Indices)})";
+}

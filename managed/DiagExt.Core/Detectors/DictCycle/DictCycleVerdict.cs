@@ -1,0 +1,53 @@
+namespace DiagExt.Core.Detectors.DictCycle;
+
+/// <summary>The words DiagExt uses for defects and for what they do to callers on each runtime generation.</summary>
+internal static class DictCycleVerdict
+{
+    public const string Advice =
+        "Concurrent writers corrupted this collection. Use ConcurrentDictionary (or a lock around every access, reads included); " +
+        "a corrupt instance cannot be repaired in place: restart the process after fixing the code.";
+
+    public static string KindName(DefectKind kind) => kind switch
+    {
+        DefectKind.SelfCycle => "self-cycle",
+        DefectKind.Cycle => "cycle",
+        DefectKind.NextOutOfRange => "next-out-of-range",
+        DefectKind.BucketOutOfRange => "bucket-out-of-range",
+        DefectKind.CrossLinked => "cross-linked",
+        DefectKind.ChainReachesFreeEntry => "chain-reaches-free-entry",
+        DefectKind.WrongBucket => "wrong-bucket",
+        DefectKind.DuplicateKey => "duplicate-key",
+        DefectKind.OrphanedEntry => "orphaned-entry",
+        DefectKind.PhantomEntry => "phantom-entry",
+        DefectKind.CorruptFreeList => "corrupt-free-list",
+        DefectKind.FreeCountMismatch => "free-count-mismatch",
+        DefectKind.CountMismatch => "count-mismatch",
+        DefectKind.CountOutOfRange => "count-out-of-range",
+        DefectKind.LengthMismatch => "length-mismatch",
+        _ => kind.ToString(),
+    };
+
+    /// <summary>What a lookup whose chain runs into <paramref name="defect"/> does on this layout.</summary>
+    public static string Consequence(HashTableDefect defect, HashTableLayout layout, string buckets)
+    {
+        if (defect.IsCycle)
+            return layout.LookupsThrowOnCycle
+                ? $"lookups hashing to bucket {buckets} throw InvalidOperationException (\"concurrent operations not supported\")"
+                : $"lookups hashing to bucket {buckets} never return (the thread spins at 100% CPU)";
+        return defect.Kind switch
+        {
+            DefectKind.NextOutOfRange => $"lookups hashing to bucket {buckets} leave the used entries (IndexOutOfRangeException or a wrong miss)",
+            DefectKind.BucketOutOfRange => $"lookups hashing to bucket {buckets} start outside the used entries",
+            DefectKind.OrphanedEntry => "these keys are lost: lookups miss them and Add inserts duplicates",
+            DefectKind.DuplicateKey => "Count is one too high per duplicate; enumeration yields the key twice and Remove leaves a copy behind",
+            DefectKind.PhantomEntry => "count includes entries that were never written: enumeration yields default keys",
+            DefectKind.WrongBucket => "lookups for these keys miss them",
+            DefectKind.CrossLinked => "two chains share entries: lookups can return another bucket's entry, and Remove can cut both chains",
+            DefectKind.ChainReachesFreeEntry => "a chain runs into a removed entry and continues along the free list",
+            DefectKind.CorruptFreeList or DefectKind.FreeCountMismatch => "the next Add can overwrite a live entry or link a loop",
+            DefectKind.CountMismatch or DefectKind.CountOutOfRange => "Count and enumeration disagree with the lookup structure",
+            DefectKind.LengthMismatch => "buckets and entries disagree in size",
+            _ => "",
+        };
+    }
+}

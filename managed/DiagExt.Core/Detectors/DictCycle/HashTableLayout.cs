@@ -1,0 +1,63 @@
+namespace DiagExt.Core.Detectors.DictCycle;
+
+/// <summary>
+/// How one generation of Dictionary/HashSet encodes its chains (../shared/notes/internals.md section 1).
+/// The classifier reads only these facts, so one algorithm serves every runtime.
+/// </summary>
+public sealed record HashTableLayout
+{
+    /// <summary>.NET Framework 4.x and .NET Core 2.0 Dictionary: buckets 0-based (-1 empty), free entries have hashCode -1.</summary>
+    public static HashTableLayout FrameworkDictionary { get; } = new()
+    {
+        Name = ".NET Framework / .NET Core 2.0 Dictionary",
+        OneBasedBuckets = false,
+        LiveByHashCode = true,
+        EncodedFreeList = false,
+        HighWaterIsLastIndex = false,
+        LookupsThrowOnCycle = false,
+    };
+
+    /// <summary>.NET Core 2.1/2.2 Dictionary: 1-based buckets; FindEntry/TryInsert throw on a cycle, Remove spins.</summary>
+    public static HashTableLayout Core21Dictionary { get; } = FrameworkDictionary with
+    {
+        Name = ".NET Core 2.1/2.2 Dictionary",
+        OneBasedBuckets = true,
+        LookupsThrowOnCycle = true,
+    };
+
+    /// <summary>.NET Core 3.x and .NET 5-10 Dictionary: Entry{next, uint hashCode}; live iff next >= -1; free next = -3 - index.</summary>
+    public static HashTableLayout ModernDictionary { get; } = Core21Dictionary with
+    {
+        Name = ".NET Core 3.0+ / .NET 5+ Dictionary",
+        LiveByHashCode = false,
+        EncodedFreeList = true,
+    };
+
+    /// <summary>.NET Framework and .NET Core up to 3.1 HashSet: m_slots/_slots, high-water mark lastIndex, no free count.</summary>
+    public static HashTableLayout LegacyHashSet { get; } = FrameworkDictionary with
+    {
+        Name = ".NET Framework / .NET Core 3.1 HashSet",
+        OneBasedBuckets = true,
+        HighWaterIsLastIndex = true,
+    };
+
+    /// <summary>.NET 5+ HashSet: Dictionary's design with Entry{HashCode, Next, Value}.</summary>
+    public static HashTableLayout ModernHashSet { get; } = ModernDictionary with { Name = ".NET 5+ HashSet" };
+
+    public required string Name { get; init; }
+
+    /// <summary>Buckets hold index + 1 (0 = empty) instead of the index (-1 = empty).</summary>
+    public required bool OneBasedBuckets { get; init; }
+
+    /// <summary>An entry is live when hashCode >= 0 (old layouts) rather than when next >= -1.</summary>
+    public required bool LiveByHashCode { get; init; }
+
+    /// <summary>A free entry's next holds StartOfFreeList(-3) - nextFree instead of nextFree.</summary>
+    public required bool EncodedFreeList { get; init; }
+
+    /// <summary>The used part of the entry array is [0, lastIndex) and count is the live count (legacy HashSet).</summary>
+    public required bool HighWaterIsLastIndex { get; init; }
+
+    /// <summary>Lookups on a cycle throw InvalidOperationException (Core 2.1+) instead of never returning.</summary>
+    public required bool LookupsThrowOnCycle { get; init; }
+}

@@ -1,0 +1,12 @@
+namespace DiagExt.Core.Errors;
+
+/// <summary>
+/// An error DiagExt expects and explains in one line (missing file, not a dump, no DAC...).
+/// The CLI prints only <see cref="Exception.Message"/> and exits with <see cref="ExitCode.InputError"/>.
+/// </summary>
+public class DiagExtException : Exception
+{
+    public DiagExtException(string message) : base(message) { }
+
+    public DiagExtException(string message, Exception inner) : base(message, inner) { }
+}

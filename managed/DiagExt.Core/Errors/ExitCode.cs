@@ -1,0 +1,14 @@
+namespace DiagExt.Core.Errors;
+
+/// <summary>The documented exit codes of <c>diagext</c>.</summary>
+public enum ExitCode
+{
+    /// <summary>Analysis ran; no hazard found.</summary>
+    NothingFound = 0,
+
+    /// <summary>Analysis ran; at least one hazard found.</summary>
+    HazardsFound = 1,
+
+    /// <summary>Bad usage or unusable input (missing, truncated or corrupt dump, no DAC, bad option).</summary>
+    InputError = 2,
+}

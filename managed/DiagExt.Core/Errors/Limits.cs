@@ -1,0 +1,30 @@
+namespace DiagExt.Core.Errors;
+
+/// <summary>
+/// Caps on every count DiagExt reads from a target. The target is broken by definition, so a length
+/// field is a claim, not a fact: each loop over target data is bounded by one of these.
+/// </summary>
+public sealed record Limits
+{
+    public static Limits Default { get; } = new();
+
+    /// <summary>Largest Dictionary/HashSet array DiagExt classifies (entries or buckets).</summary>
+    public int MaxHashTableLength { get; init; } = 256 * 1024 * 1024;
+
+    public int MaxThreads { get; init; } = 16 * 1024;
+
+    public int MaxFramesPerThread { get; init; } = 4096;
+
+    public int MaxStackRootsPerThread { get; init; } = 256 * 1024;
+
+    public int MaxMinidumpStreams { get; init; } = 4096;
+
+    public int MaxMinidumpMemoryRanges { get; init; } = 1024 * 1024;
+
+    public int MaxElfProgramHeaders { get; init; } = 64 * 1024;
+
+    public int MaxElfNotes { get; init; } = 1024 * 1024;
+
+    /// <summary>Longest string read from the target (type names, keys) before it is cut.</summary>
+    public int MaxStringLength { get; init; } = 1024;
+}

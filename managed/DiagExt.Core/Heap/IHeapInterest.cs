@@ -1,0 +1,12 @@
+using Microsoft.Diagnostics.Runtime;
+
+namespace DiagExt.Core.Heap;
+
+/// <summary>
+/// A detector's interest in heap objects, decided once per type (MethodTable), never per object.
+/// Every interest of a run is served by one shared pass over the heap.
+/// </summary>
+public interface IHeapInterest
+{
+    bool Wants(ClrType type);
+}

@@ -1,0 +1,59 @@
+using System.Buffers;
+using System.Runtime.InteropServices;
+using DiagExt.Core.Targets;
+
+namespace DiagExt.Core.Heap;
+
+/// <summary>
+/// Bulk reads of single-dimension arrays straight from target memory: one read per array (or per chunk),
+/// never one ClrMD call per element. Lengths are checked against a limit before anything is allocated.
+/// </summary>
+public static class TargetArrays
+{
+    /// <summary>Reads the length word of an SZ array (after its MethodTable pointer), or -1 if unreadable.</summary>
+    public static int ReadLength(Target target, ulong array)
+    {
+        Span<byte> b = stackalloc byte[4];
+        return target.ReadMemory(array + (ulong)target.PointerSize, b) == 4 ? BitConverter.ToInt32(b) : -1;
+    }
+
+    /// <summary>Address of element 0: MethodTable pointer plus the length word padded to a pointer.</summary>
+    public static ulong DataAddress(Target target, ulong array) => array + 2 * (ulong)target.PointerSize;
+
+    /// <summary>Reads an int[] of <paramref name="length"/> elements; null if the memory is not all there.</summary>
+    public static int[]? ReadInt32s(Target target, ulong array, int length)
+    {
+        var values = new int[length];
+        Span<byte> bytes = MemoryMarshal.AsBytes(values.AsSpan());
+        return target.ReadMemory(DataAddress(target, array), bytes) == bytes.Length ? values : null;
+    }
+
+    /// <summary>
+    /// Streams the elements of a value-type array in chunks (bounded memory for huge arrays), handing each
+    /// chunk's raw bytes and the index of its first element to <paramref name="onChunk"/>. Returns false if
+    /// part of the array could not be read.
+    /// </summary>
+    public static bool ReadInChunks(Target target, ulong array, int length, int elementSize, Action<ReadOnlySpan<byte>, int> onChunk)
+    {
+        const int chunkBytes = 1 << 20;
+        int perChunk = Math.Max(1, chunkBytes / Math.Max(1, elementSize));
+        byte[] buffer = ArrayPool<byte>.Shared.Rent(perChunk * elementSize);
+        try
+        {
+            ulong address = DataAddress(target, array);
+            for (int first = 0; first < length; first += perChunk)
+            {
+                int n = Math.Min(perChunk, length - first);
+                Span<byte> span = buffer.AsSpan(0, n * elementSize);
+                if (target.ReadMemory(address + (ulong)first * (ulong)elementSize, span) != span.Length)
+                    return false;
+                onChunk(span, first);
+            }
+            return true;
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(buffer);
+        }
+    }
+}

@@ -1,0 +1,173 @@
+using DiagExt.Core.Errors;
+
+namespace DiagExt.Core.Native.Minidump;
+
+/// <summary>
+/// A Windows minidump read by DiagExt itself: threads, thread times, modules, system info and captured
+/// memory. It needs no DAC and no PDB and runs on any host. Streams are parsed on first use.
+/// </summary>
+public sealed class MinidumpFile : IDisposable
+{
+    private readonly FileBytes _file;
+    private readonly MinidumpDirectory _directory;
+    private readonly Limits _limits;
+    private readonly Lazy<IReadOnlyList<MinidumpThread>> _threads;
+    private readonly Lazy<IReadOnlyList<MinidumpThreadInfo>?> _threadInfos;
+    private readonly Lazy<IReadOnlyList<MinidumpModule>> _modules;
+    private readonly Lazy<MinidumpMemoryRange[]> _memory;
+    private readonly Lazy<MinidumpSystemInfo?> _systemInfo;
+    private readonly Lazy<MinidumpMiscInfo?> _miscInfo;
+
+    private MinidumpFile(FileBytes file, MinidumpDirectory directory, Limits limits)
+    {
+        _file = file;
+        _directory = directory;
+        _limits = limits;
+        _threads = new(() => ParseOrEmpty(MinidumpStreamType.ThreadList, s => MinidumpStreamParsers.Threads(Path, s, _limits)));
+        _threadInfos = new(() => Stream(MinidumpStreamType.ThreadInfoList) is { } s ? MinidumpStreamParsers.ThreadInfos(Path, s, _limits) : null);
+        _modules = new(() => ParseOrEmpty(MinidumpStreamType.ModuleList, s => MinidumpStreamParsers.Modules(_file, s, _limits)));
+        _memory = new(BuildMemoryIndex);
+        _systemInfo = new(() => Stream(MinidumpStreamType.SystemInfo) is { } s ? MinidumpStreamParsers.SystemInfo(s) : null);
+        _miscInfo = new(() => Stream(MinidumpStreamType.MiscInfo) is { } s ? MinidumpStreamParsers.MiscInfo(s) : null);
+    }
+
+    public string Path => _file.Path;
+
+    public long FileLength => _file.Length;
+
+    /// <summary>When the dump was written (header TimeDateStamp), if set.</summary>
+    public DateTime? Timestamp => _directory.TimeDateStamp == 0 ? null : DateTime.UnixEpoch.AddSeconds(_directory.TimeDateStamp);
+
+    public IReadOnlyList<MinidumpThread> Threads => _threads.Value;
+
+    /// <summary>Per-thread times, or null when the dump has no ThreadInfoList stream.</summary>
+    public IReadOnlyList<MinidumpThreadInfo>? ThreadInfos => _threadInfos.Value;
+
+    public IReadOnlyList<MinidumpModule> Modules => _modules.Value;
+
+    public IReadOnlyList<MinidumpMemoryRange> MemoryRanges => _memory.Value;
+
+    public MinidumpSystemInfo? SystemInfo => _systemInfo.Value;
+
+    public MinidumpMiscInfo? MiscInfo => _miscInfo.Value;
+
+    public bool HasStream(uint type) => _directory.StreamTypes.Contains(type);
+
+    public static MinidumpFile Open(string path, Limits? limits = null)
+    {
+        var file = new FileBytes(path);
+        try
+        {
+            return new MinidumpFile(file, MinidumpDirectory.Read(file, limits ?? Limits.Default), limits ?? Limits.Default);
+        }
+        catch
+        {
+            file.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>Reads target memory at <paramref name="address"/>; returns how many bytes were captured there.</summary>
+    public int ReadMemory(ulong address, Span<byte> buffer)
+    {
+        MinidumpMemoryRange[] ranges = _memory.Value;
+        int total = 0;
+        while (total < buffer.Length)
+        {
+            int index = FindRange(ranges, address + (ulong)total);
+            if (index < 0)
+                break;
+            MinidumpMemoryRange range = ranges[index];
+            ulong offsetInRange = address + (ulong)total - range.Start;
+            int want = (int)Math.Min((ulong)(buffer.Length - total), range.Size - offsetInRange);
+            int read = _file.Read(range.FileOffset + (long)offsetInRange, buffer.Slice(total, want));
+            total += read;
+            if (read < want)
+                break; // The range claims bytes the (truncated) file does not have.
+        }
+        return total;
+    }
+
+    public bool TryReadUInt32(ulong address, out uint value)
+    {
+        Span<byte> b = stackalloc byte[4];
+        bool ok = ReadMemory(address, b) == 4;
+        value = ok ? BinaryReads.U32(b, 0) : 0;
+        return ok;
+    }
+
+    public bool TryReadUInt64(ulong address, out ulong value)
+    {
+        Span<byte> b = stackalloc byte[8];
+        bool ok = ReadMemory(address, b) == 8;
+        value = ok ? BinaryReads.U64(b, 0) : 0;
+        return ok;
+    }
+
+    /// <summary>Reads a pointer of the target's size.</summary>
+    public bool TryReadPointer(ulong address, bool is64Bit, out ulong value)
+    {
+        if (is64Bit)
+            return TryReadUInt64(address, out value);
+        bool ok = TryReadUInt32(address, out uint v);
+        value = v;
+        return ok;
+    }
+
+    /// <summary>The raw bytes of a thread's CONTEXT record, or null when not in the file.</summary>
+    public byte[]? ReadThreadContext(MinidumpThread thread) =>
+        thread.ContextSize is 0 or > 64 * 1024 ? null : _file.ReadExactly(thread.ContextRva, (int)thread.ContextSize);
+
+    /// <summary>The largest file offset any stream or memory range claims: a file shorter than this is truncated.</summary>
+    public long RequiredFileLength()
+    {
+        long required = 0;
+        foreach (MinidumpMemoryRange r in _memory.Value)
+            required = Math.Max(required, r.FileOffset + (long)Math.Min(r.Size, (ulong)(long.MaxValue - r.FileOffset)));
+        foreach (uint type in _directory.StreamTypes)
+            if (_directory.TryGet((MinidumpStreamType)type, out uint size, out uint rva))
+                required = Math.Max(required, (long)rva + size);
+        return required;
+    }
+
+    public void Dispose() => _file.Dispose();
+
+    private byte[]? Stream(MinidumpStreamType type)
+    {
+        if (!_directory.TryGet(type, out uint size, out uint rva))
+            return null;
+        return _file.ReadExactly(rva, (int)Math.Min(size, int.MaxValue))
+            ?? throw new InvalidDataException($"{Path}: the {type} stream (0x{rva:x}, {size} bytes) lies beyond the end of the file ({_file.Length} bytes): the dump is truncated.");
+    }
+
+    private IReadOnlyList<T> ParseOrEmpty<T>(MinidumpStreamType type, Func<byte[], List<T>> parse) =>
+        Stream(type) is { } s ? parse(s) : [];
+
+    private MinidumpMemoryRange[] BuildMemoryIndex()
+    {
+        var ranges = new List<MinidumpMemoryRange>();
+        if (Stream(MinidumpStreamType.MemoryList) is { } list)
+            ranges.AddRange(MinidumpStreamParsers.MemoryList(Path, list, _limits));
+        if (Stream(MinidumpStreamType.Memory64List) is { } list64)
+            ranges.AddRange(MinidumpStreamParsers.Memory64List(Path, list64, _limits));
+        ranges.RemoveAll(r => r.Size == 0 || r.Start + r.Size < r.Start);
+        ranges.Sort((a, b) => a.Start.CompareTo(b.Start));
+        return [.. ranges];
+    }
+
+    private static int FindRange(MinidumpMemoryRange[] ranges, ulong address)
+    {
+        int lo = 0, hi = ranges.Length - 1;
+        while (lo <= hi)
+        {
+            int mid = (lo + hi) >>> 1;
+            if (address < ranges[mid].Start)
+                hi = mid - 1;
+            else if (address - ranges[mid].Start >= ranges[mid].Size)
+                lo = mid + 1;
+            else
+                return mid;
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,13 @@
+namespace DiagExt.Core.Native.Minidump;
+
+/// <summary>The MINIDUMP_STREAM_TYPE values DiagExt reads (minidumpapiset.h).</summary>
+public enum MinidumpStreamType : uint
+{
+    ThreadList = 3,
+    ModuleList = 4,
+    MemoryList = 5,
+    SystemInfo = 7,
+    Memory64List = 9,
+    MiscInfo = 15,
+    ThreadInfoList = 17,
+}

@@ -1,0 +1,107 @@
+using DiagExt.Core.Errors;
+using DiagExt.Core.Native.Minidump;
+using Microsoft.Diagnostics.Runtime;
+using Microsoft.Diagnostics.Runtime.DataReaders.Implementation;
+
+namespace DiagExt.Core.Targets;
+
+/// <summary>
+/// One opened dump or live process: ClrMD's view (memory, modules, the .NET runtime when a DAC is found)
+/// plus DiagExt's own native view (thread CPU times, the Windows minidump streams). Open with <see cref="TargetOpener"/>.
+/// </summary>
+public sealed class Target : IDisposable
+{
+    private readonly Lazy<IReadOnlyList<TargetThread>> _threads;
+    private readonly Action? _onDispose;
+
+    internal Target(
+        string displayName,
+        TargetKind kind,
+        DataTarget dataTarget,
+        ClrRuntime? runtime,
+        RuntimeStatus runtimeStatus,
+        ThreadTimes threadTimes,
+        MinidumpFile? minidump,
+        TargetOptions options,
+        Action? onDispose = null)
+    {
+        DisplayName = displayName;
+        Kind = kind;
+        DataTarget = dataTarget;
+        Runtime = runtime;
+        RuntimeStatus = runtimeStatus;
+        ThreadTimes = threadTimes;
+        Minidump = minidump;
+        Options = options;
+        _onDispose = onDispose;
+        _threads = new(BuildThreads);
+    }
+
+    /// <summary>The dump path or "process N".</summary>
+    public string DisplayName { get; }
+
+    public TargetKind Kind { get; }
+
+    public DataTarget DataTarget { get; }
+
+    /// <summary>The .NET runtime, or null (see <see cref="RuntimeStatus"/> for why).</summary>
+    public ClrRuntime? Runtime { get; }
+
+    public RuntimeStatus RuntimeStatus { get; }
+
+    public ThreadTimes ThreadTimes { get; }
+
+    /// <summary>DiagExt's own reader of a Windows minidump target; null for other targets.</summary>
+    public MinidumpFile? Minidump { get; }
+
+    public TargetOptions Options { get; }
+
+    public Limits Limits => Options.Limits;
+
+    public int PointerSize => DataTarget.DataReader.PointerSize;
+
+    public string Architecture => DataTarget.DataReader.Architecture.ToString().ToLowerInvariant();
+
+    public string Platform => DataTarget.DataReader.TargetPlatform.ToString();
+
+    public int? ProcessId => DataTarget.DataReader.ProcessId is int pid and > 0 ? pid : null;
+
+    /// <summary>Every OS thread, with its managed identity where the runtime knows it.</summary>
+    public IReadOnlyList<TargetThread> Threads => _threads.Value;
+
+    public TargetThread? FindThread(uint osThreadId) => Threads.FirstOrDefault(t => t.OsThreadId == osThreadId);
+
+    /// <summary>Reads target memory; returns the number of bytes read (never throws).</summary>
+    public int ReadMemory(ulong address, Span<byte> buffer) => DataTarget.DataReader.Read(address, buffer);
+
+    public void Dispose()
+    {
+        Runtime?.Dispose();
+        DataTarget.Dispose();
+        Minidump?.Dispose();
+        _onDispose?.Invoke();
+    }
+
+    private IReadOnlyList<TargetThread> BuildThreads()
+    {
+        var byOsId = new Dictionary<uint, ClrThread>();
+        if (Runtime is not null)
+        {
+            foreach (ClrThread t in Runtime.Threads.Take(Limits.MaxThreads))
+                if (t.OSThreadId != 0)
+                    byOsId.TryAdd(t.OSThreadId, t);
+        }
+
+        IEnumerable<uint> osIds = DataTarget.DataReader is IThreadReader reader ? reader.EnumerateOSThreadIds() : [];
+        var ordered = new List<uint>();
+        var seen = new HashSet<uint>();
+        foreach (uint id in osIds.Concat(byOsId.Keys))
+        {
+            if (ordered.Count >= Limits.MaxThreads)
+                break;
+            if (seen.Add(id))
+                ordered.Add(id);
+        }
+        return ordered.Select(id => new TargetThread(id, byOsId.GetValueOrDefault(id), ThreadTimes.For(id), Limits)).ToList();
+    }
+}

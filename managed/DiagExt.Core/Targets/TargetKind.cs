@@ -1,0 +1,8 @@
+namespace DiagExt.Core.Targets;
+
+public enum TargetKind
+{
+    WindowsMinidump,
+    ElfCore,
+    LiveProcess,
+}

@@ -1,0 +1,15 @@
+using DiagExt.Core.Errors;
+
+namespace DiagExt.Core.Targets;
+
+/// <summary>How to open a target. DiagExt never downloads anything: a DAC comes from beside the runtime or from <see cref="DacPath"/>.</summary>
+public sealed record TargetOptions
+{
+    /// <summary>An explicit DAC (libmscordaccore.so / mscordaccore.dll) for the target's runtime.</summary>
+    public string? DacPath { get; init; }
+
+    public Limits Limits { get; init; } = Limits.Default;
+
+    /// <summary>For live targets: how long to watch thread CPU time before suspending the process.</summary>
+    public TimeSpan LiveCpuSampleWindow { get; init; } = TimeSpan.FromMilliseconds(250);
+}

@@ -1,0 +1,13 @@
+namespace DiagExt.Core.Targets;
+
+/// <summary>
+/// CPU time a thread has used, as the target recorded it. <see cref="Recent"/> is set for live targets:
+/// CPU used during a short window just before DiagExt suspended the process (like !runaway taken twice).
+/// </summary>
+public sealed record ThreadCpuTime(TimeSpan User, TimeSpan Kernel, TimeSpan? Recent = null, TimeSpan? RecentWindow = null)
+{
+    public TimeSpan Total => User + Kernel;
+
+    /// <summary>Share of one core used during the recent window, 0..1+; null when not measured.</summary>
+    public double? RecentShare => Recent is { } r && RecentWindow is { } w && w > TimeSpan.Zero ? r / w : null;
+}
