@@ -102,6 +102,6 @@ public sealed class Target : IDisposable
             if (seen.Add(id))
                 ordered.Add(id);
         }
-        return ordered.Select(id => new TargetThread(id, byOsId.GetValueOrDefault(id), ThreadTimes.For(id), Limits)).ToList();
+        return ordered.Select(id => new TargetThread(this, id, byOsId.GetValueOrDefault(id), ThreadTimes.For(id))).ToList();
     }
 }

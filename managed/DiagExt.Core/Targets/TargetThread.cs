@@ -4,22 +4,23 @@ using Microsoft.Diagnostics.Runtime;
 namespace DiagExt.Core.Targets;
 
 /// <summary>
-/// One OS thread of the target with what DiagExt knows about it. The managed stack and its roots are
-/// read once, on first use, and shared by every detector.
+/// One OS thread of the target with what DiagExt knows about it. The managed stack and the raw stack
+/// words are read once, on first use, and shared by every detector.
 /// </summary>
 public sealed class TargetThread
 {
+    private readonly Target _target;
     private readonly Limits _limits;
     private IReadOnlyList<ManagedFrame>? _frames;
-    private IReadOnlyList<StackRoot>? _roots;
-    private HashSet<ulong>? _rootedObjects;
+    private HashSet<ulong>? _stackWords;
 
-    internal TargetThread(uint osThreadId, ClrThread? clrThread, ThreadCpuTime? cpu, Limits limits)
+    internal TargetThread(Target target, uint osThreadId, ClrThread? clrThread, ThreadCpuTime? cpu)
     {
+        _target = target;
         OsThreadId = osThreadId;
         ClrThread = clrThread;
         Cpu = cpu;
-        _limits = limits;
+        _limits = target.Limits;
     }
 
     public uint OsThreadId { get; }
@@ -36,13 +37,16 @@ public sealed class TargetThread
     /// <summary>Managed frames, innermost first; empty for a thread that never ran managed code.</summary>
     public IReadOnlyList<ManagedFrame> Frames => _frames ??= ReadFrames();
 
-    public IReadOnlyList<StackRoot> StackRoots => _roots ??= ReadRoots();
-
-    /// <summary>Whether this thread's stack or registers reference <paramref name="objectAddress"/>.</summary>
-    public bool Roots(ulong objectAddress)
+    /// <summary>
+    /// Whether this thread's registers or stack hold <paramref name="address"/>. A conservative scan of the
+    /// raw stack words, not the DAC's GC-info root walk: that walk crashes the DAC (SIGSEGV, uncatchable)
+    /// on threads inside .NET 9+ exception dispatch, which is exactly where threads on a corrupt
+    /// Dictionary spend their time. A stale copy can match; callers pair this with the thread's frames.
+    /// </summary>
+    public bool References(ulong address)
     {
-        _rootedObjects ??= [.. StackRoots.Select(r => r.Object)];
-        return _rootedObjects.Contains(objectAddress);
+        _stackWords ??= ReadStackWords();
+        return address != 0 && _stackWords.Contains(address);
     }
 
     private IReadOnlyList<ManagedFrame> ReadFrames()
@@ -69,25 +73,11 @@ public sealed class TargetThread
         return frames;
     }
 
-    private IReadOnlyList<StackRoot> ReadRoots()
+    private HashSet<ulong> ReadStackWords()
     {
-        if (ClrThread is null)
-            return [];
-        var roots = new List<StackRoot>();
-        try
-        {
-            foreach (ClrStackRoot root in ClrThread.EnumerateStackRoots())
-            {
-                if (roots.Count >= _limits.MaxStackRootsPerThread)
-                    break;
-                roots.Add(new StackRoot(root.Address, root.Object.Address));
-            }
-        }
-        catch (Exception e) when (e is not OutOfMemoryException)
-        {
-            StackProblem ??= $"stack roots incomplete: {e.Message.ReplaceLineEndings(" ")}";
-        }
-        return roots;
+        var words = new HashSet<ulong>();
+        StackScan.Collect(_target, OsThreadId, Frames, words);
+        return words;
     }
 
     private static ManagedFrame Convert(ClrStackFrame frame)

@@ -23,7 +23,7 @@ internal static class HashTableThreadFinder
             if (first < 0)
                 continue;
             ManagedFrame frame = frames[first];
-            bool proven = thread.Roots(instance.Address) || thread.Roots(instance.EntriesArray) || thread.Roots(instance.BucketsArray);
+            bool proven = thread.References(instance.Address) || thread.References(instance.EntriesArray) || thread.References(instance.BucketsArray);
             if (!proven && !(onlyCorruptOfItsType && SharesCode(frame.TypeName!, collectionTypeName)))
                 continue;
 
@@ -66,8 +66,8 @@ internal static class HashTableThreadFinder
             OsThreadId = thread.OsThreadId,
             ManagedThreadId = thread.ManagedThreadId,
             Role = proven
-                ? $"inside {frame.MethodName} on this instance (its stack references it)"
-                : $"inside {frame.MethodName} on an instance of this type (the only corrupt one; its stack does not prove which)",
+                ? $"inside {frame.MethodName} on this instance (its registers or stack hold it)"
+                : $"inside {frame.MethodName} on an instance of this type (the only corrupt one of its type; its stack does not name which)",
             Frame = frame.ShortName,
             CallerFrame = caller?.ShortName,
             UserCpuSeconds = cpu?.User.TotalSeconds,

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The main job on an embedded default: reproduce the seed's corrupt Dictionary, dump the live process
+# with createdump, and analyse the dump with diagext. Usage: scripts/demo.sh [--hashset]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+
+work=artifacts/demo
+mkdir -p "$work"
+dotnet build samples/DictCycle -c Release -o "$work/DictCycle" --nologo -v q -clp:"ErrorsOnly;NoSummary"
+
+"$work/DictCycle/DictCycle" "$@" > "$work/sample.log" 2>&1 &
+sample=$!
+trap 'kill $sample 2>/dev/null || true' EXIT
+for _ in $(seq 1 600); do grep -q '^READY' "$work/sample.log" && break; sleep 0.1; done
+grep -q '^READY' "$work/sample.log" || { echo "sample did not get ready:"; cat "$work/sample.log"; exit 2; }
+grep -E '^corrupt' "$work/sample.log" >&2
+
+runtime_dir=$(dirname "$(dotnet --list-runtimes | awk '/Microsoft.NETCore.App 10\./ {v=$2; p=$3} END {gsub(/[\[\]]/, "", p); print p "/" v "/x"}')")
+dump="$work/dictcycle.core"
+rm -f "$dump"
+"$runtime_dir/createdump" -u -f "$dump" "$sample" >/dev/null
+kill "$sample"
+echo "dumped the running sample (pid $sample) to $dump ($(du -h "$dump" | cut -f1))" >&2
+
+set +e
+dotnet managed/DiagExt.Cli/bin/Release/net10.0/diagext.dll dictcycle "$dump"
+code=$?
+set -e
+echo "diagext exit code: $code (0 nothing found, 1 hazards found, 2 usage or input error)" >&2
+[ "$code" -eq 1 ]

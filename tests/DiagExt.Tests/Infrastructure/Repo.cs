@@ -1,0 +1,31 @@
+namespace DiagExt.Tests.Infrastructure;
+
+/// <summary>Paths in the repository and the work folders tests share.</summary>
+public static class Repo
+{
+    public static string Root { get; } = FindRoot();
+
+    /// <summary>The team's real Windows dumps (read-only, outside the repository).</summary>
+    public static string SharedWindowsDumps => Path.GetFullPath(Path.Combine(Root, "..", "shared", "dumps", "windows-native"));
+
+    /// <summary>Where tests build samples and write dumps; under artifacts/ so a clean clone starts empty.</summary>
+    public static string WorkDirectory
+    {
+        get
+        {
+            string dir = Path.Combine(Root, "artifacts", "test-work");
+            Directory.CreateDirectory(dir);
+            return dir;
+        }
+    }
+
+    public static string Sample(string name) => Path.Combine(Root, "samples", name);
+
+    private static string FindRoot()
+    {
+        for (string? dir = AppContext.BaseDirectory; dir is not null; dir = Path.GetDirectoryName(dir))
+            if (File.Exists(Path.Combine(dir, "DiagExt.sln")))
+                return dir;
+        throw new InvalidOperationException("DiagExt.sln not found above " + AppContext.BaseDirectory);
+    }
+}
