@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Windows-side tools for the loader-lock fixtures and the WinDbg extension: Wine runs mingw-built
+# programs and writes real Windows minidumps of them. Installed with apt only when missing.
+set -euo pipefail
+
+missing=()
+command -v wine >/dev/null 2>&1 || missing+=(wine64)
+command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1 || missing+=(gcc-mingw-w64-x86-64)
+command -v x86_64-w64-mingw32-g++ >/dev/null 2>&1 || missing+=(g++-mingw-w64-x86-64)
+command -v i686-w64-mingw32-gcc >/dev/null 2>&1 || missing+=(gcc-mingw-w64-i686)
+command -v i686-w64-mingw32-g++ >/dev/null 2>&1 || missing+=(g++-mingw-w64-i686)
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "[setup] installing ${missing[*]} with apt" >&2
+sudo_cmd=""; [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo_cmd apt-get update -qq
+$sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
