@@ -8,32 +8,50 @@ public static class DumpMaker
     /// <summary>createdump ships next to the runtime the tests run on (the samples run on the same one).</summary>
     public static string CreateDumpPath { get; } = Path.Combine(RuntimeEnvironment.GetRuntimeDirectory(), "createdump");
 
-    public static string Dump(int pid, string name)
+    /// <summary>Dumps a process with <paramref name="createDump"/> (default: the test runtime's; a self-contained sample ships its own).</summary>
+    public static string Dump(int pid, string name, string? createDump = null)
     {
         string dir = Path.Combine(Repo.WorkDirectory, "dumps");
         Directory.CreateDirectory(dir);
         string path = Path.Combine(dir, name);
         File.Delete(path);
-        ProcessRunner.Result result = ProcessRunner.Run(CreateDumpPath, ["-u", "-f", path, pid.ToString()], TimeSpan.FromMinutes(2));
-        if (result.ExitCode != 0 || !File.Exists(path))
-            throw new InvalidOperationException($"createdump failed ({result.ExitCode}):\n{result.Stdout}\n{result.Stderr}");
-        return path;
+        // createdump itself occasionally dies (seen: SIGSEGV while gathering state of a busy target): retry.
+        ProcessRunner.Result? result = null;
+        for (int attempt = 1; attempt <= 3; attempt++)
+        {
+            result = ProcessRunner.Run(createDump ?? CreateDumpPath, ["-u", "-f", path, pid.ToString()], TimeSpan.FromMinutes(2));
+            if (result.ExitCode == 0 && File.Exists(path))
+                return path;
+            File.Delete(path);
+        }
+        throw new InvalidOperationException($"createdump failed 3 times ({result!.ExitCode}):\n{result.Stdout}\n{result.Stderr}");
     }
 
+    /// <summary>A dump of a sample and what the sample printed before it was dumped.</summary>
+    public sealed record SampleDump(string Path, string Output);
+
     /// <summary>Builds a sample, runs it until ready, dumps it and stops it. The dump is cached by name for this test run.</summary>
-    public static string DumpOfSample(string sample, string dumpName, params string[] arguments)
+    public static string DumpOfSample(string sample, string dumpName, params string[] arguments) =>
+        DumpOfSampleWithOutput(sample, dumpName, arguments).Path;
+
+    public static SampleDump DumpOfSampleWithOutput(string sample, string dumpName, params string[] arguments) =>
+        DumpOfSampleWithOutput(sample, null, dumpName, arguments);
+
+    /// <summary>As above, for one target framework of a multi-targeted sample; a self-contained build is dumped with its own createdump.</summary>
+    public static SampleDump DumpOfSampleWithOutput(string sample, string? framework, string dumpName, params string[] arguments)
     {
         lock (Cache)
         {
-            if (Cache.TryGetValue(dumpName, out string? cached))
+            if (Cache.TryGetValue(dumpName, out SampleDump? cached))
                 return cached;
-            string exe = SampleBuilder.Build(sample);
+            string exe = SampleBuilder.Build(sample, framework);
+            string ownCreateDump = Path.Combine(Path.GetDirectoryName(exe)!, "createdump");
             using SampleProcess process = SampleProcess.StartAndWaitReady(exe, arguments, TimeSpan.FromMinutes(3));
-            string dump = Dump(process.Pid, dumpName);
+            var dump = new SampleDump(Dump(process.Pid, dumpName, File.Exists(ownCreateDump) ? ownCreateDump : null), process.Output);
             Cache[dumpName] = dump;
             return dump;
         }
     }
 
-    private static readonly Dictionary<string, string> Cache = new();
+    private static readonly Dictionary<string, SampleDump> Cache = new();
 }

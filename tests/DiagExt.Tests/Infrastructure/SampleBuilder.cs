@@ -6,17 +6,18 @@ public static class SampleBuilder
     private static readonly Dictionary<string, string> Built = new();
     private static readonly object Gate = new();
 
-    public static string Build(string sample, string? extraArguments = null)
+    /// <summary>Builds <paramref name="sample"/>; <paramref name="framework"/> picks one target of a multi-targeted sample.</summary>
+    public static string Build(string sample, string? framework = null)
     {
         lock (Gate)
         {
-            string key = sample + "|" + extraArguments;
+            string key = sample + "|" + framework;
             if (Built.TryGetValue(key, out string? exe))
                 return exe;
-            string output = Path.Combine(Repo.WorkDirectory, "samples", sample + (extraArguments is null ? "" : "-" + Math.Abs(extraArguments.GetHashCode())));
+            string output = Path.Combine(Repo.WorkDirectory, "samples", sample + (framework is null ? "" : "-" + framework));
             var args = new List<string> { "build", Repo.Sample(sample), "-c", "Release", "-o", output, "--nologo", "-v", "q" };
-            if (extraArguments is not null)
-                args.AddRange(extraArguments.Split(' ', StringSplitOptions.RemoveEmptyEntries));
+            if (framework is not null)
+                args.AddRange(["-f", framework]);
             ProcessRunner.Result result = ProcessRunner.Run("dotnet", args, TimeSpan.FromMinutes(5));
             if (result.ExitCode != 0)
                 throw new InvalidOperationException($"building sample {sample} failed:\n{result.Stdout}\n{result.Stderr}");

@@ -71,7 +71,8 @@ public sealed class DictCycleDetector : IDetector
                 continue;
             findings.Add(DictCycleFindingBuilder.Build(context.Target, typeName, instance, defects, holders.GetValueOrDefault(instance.Address), threads));
         }
-        return findings;
+        // Instances something still holds come first: they are the ones hurting the process now.
+        return findings.OrderByDescending(f => ((DictCycleFinding)f).Holder is not null || f.Threads.Count > 0).ToList();
     }
 
     private static ClrType? EntryArrayType(ClrObject obj, ClrType type)

@@ -30,7 +30,12 @@ internal static class DictCycleFindingBuilder
         };
         foreach (HashTableDefect d in defects)
         {
-            string buckets = d.Buckets.Count == 0 ? "" : $"; buckets {string.Join(", ", d.Buckets)} run into it";
+            string buckets = d.Buckets.Count switch
+            {
+                0 => "",
+                1 => $"; bucket {d.Buckets[0]} runs into it",
+                _ => $"; buckets {string.Join(", ", d.Buckets)} run into it",
+            };
             string consequence = DictCycleVerdict.Consequence(d, layout, string.Join(", ", d.Buckets));
             evidence.Add(Markup.Text($"{DictCycleVerdict.KindName(d.Kind)}: {d.Detail}{Indices(d)}{buckets}{(consequence.Length > 0 ? $" -> {consequence}" : "")}"));
         }
@@ -38,6 +43,8 @@ internal static class DictCycleFindingBuilder
             evidence.Add(Markup.Text($"note: thread(s) {string.Join(", ", threads.InResize.Select(t => $"0x{t:x}"))} are inside Resize: only cycles are reported, since other inconsistencies are normal mid-resize"));
         if (threads.Threads.Count == 0)
             evidence.Add(Markup.Text("threads: none is inside Dictionary/HashSet code on this instance at the time of the dump"));
+        if (threads.Threads.Count == 0 && holder is null)
+            evidence.Add(Markup.Text("note: no static field and no thread references it: it may be garbage awaiting collection, but it still proves unsynchronised writers"));
         if (!target.ThreadTimes.Available && threads.Threads.Count > 0)
             evidence.Add(Markup.Text(target.ThreadTimes.UnavailableReason!));
 
@@ -56,7 +63,7 @@ internal static class DictCycleFindingBuilder
             Summary = $"{main.Detail}; {DictCycleVerdict.Consequence(main, layout, string.Join(", ", main.Buckets))}.{threadText}".Replace("; .", ".", StringComparison.Ordinal),
             Threads = threads.Threads,
             Evidence = evidence,
-            Advice = DictCycleVerdict.Advice,
+            Advice = DictCycleVerdict.AdviceFor(typeName),
             Address = $"0x{instance.Address:x}",
             Type = typeName,
             Layout = layout.Name,

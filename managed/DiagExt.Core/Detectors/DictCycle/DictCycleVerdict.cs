@@ -1,10 +1,13 @@
 namespace DiagExt.Core.Detectors.DictCycle;
 
 /// <summary>The words DiagExt uses for defects and for what they do to callers on each runtime generation.</summary>
-internal static class DictCycleVerdict
+public static class DictCycleVerdict
 {
-    public const string Advice =
-        "Concurrent writers corrupted this collection. Use ConcurrentDictionary (or a lock around every access, reads included); " +
+    public static string AdviceFor(string typeName) =>
+        "Concurrent writers corrupted this collection. " +
+        (typeName.StartsWith("System.Collections.Generic.HashSet", StringComparison.Ordinal)
+            ? "Use ConcurrentDictionary<T, byte> as a set (or a lock around every access, reads included); "
+            : "Use ConcurrentDictionary (or a lock around every access, reads included); ") +
         "a corrupt instance cannot be repaired in place: restart the process after fixing the code.";
 
     public static string KindName(DefectKind kind) => kind switch

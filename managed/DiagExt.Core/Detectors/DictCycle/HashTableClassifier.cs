@@ -108,7 +108,7 @@ public static class HashTableClassifier
 
             for (int i = 0; i < _n; i++)
                 if (IsFree(i) && !_onFree[i])
-                    Group(DefectKind.CorruptFreeList, [i], [], "free entries not on the free list");
+                    Group(DefectKind.CorruptFreeList, [i], [], ("free entry not on the free list", "free entries not on the free list"));
 
             void Fail(List<int> indices, string detail)
             {
@@ -127,7 +127,7 @@ public static class HashTableClassifier
                     continue;
                 if (head < -1 || head >= _n)
                 {
-                    Group(DefectKind.BucketOutOfRange, [], [b], $"bucket value outside the used entries [0, {_n})");
+                    Group(DefectKind.BucketOutOfRange, [], [b], ("bucket pointing outside the used entries", "buckets pointing outside the used entries"));
                     continue;
                 }
                 WalkChain(b, (int)head);
@@ -163,17 +163,17 @@ public static class HashTableClassifier
                     }
                     else
                     {
-                        Group(DefectKind.CrossLinked, [i], [bucket], "entries reached from two buckets (chains joined)");
+                        Group(DefectKind.CrossLinked, [i], [bucket], ("entry reached from two buckets (chains joined)", "entries reached from two buckets (chains joined)"));
                     }
                     break;
                 }
                 if (IsFree(i))
                 {
-                    Group(DefectKind.ChainReachesFreeEntry, [i], [bucket], "chains reaching a free entry");
+                    Group(DefectKind.ChainReachesFreeEntry, [i], [bucket], ("chain reaching a free entry", "chains reaching a free entry"));
                     break;
                 }
                 if (_t.Buckets.Length > 0 && (uint)_t.HashCodes[i] % (uint)_t.Buckets.Length != (uint)bucket)
-                    Group(DefectKind.WrongBucket, [i], [bucket], "entries in a chain their hash code does not map to");
+                    Group(DefectKind.WrongBucket, [i], [bucket], ("entry in a chain its hash code does not map to", "entries in a chain their hash code does not map to"));
                 _onPath[i] = true;
                 _chain.Add((_t.HashCodes[i], i));
                 length++;
@@ -211,7 +211,7 @@ public static class HashTableClassifier
                     if (++comparisons > MaxKeyComparisonsPerChain)
                         return;
                     if (_t.KeysEqual(_chain[a].Index, _chain[b].Index))
-                        Group(DefectKind.DuplicateKey, [_chain[a].Index, _chain[b].Index], [bucket], "key(s) stored twice", countAs: 1);
+                        Group(DefectKind.DuplicateKey, [_chain[a].Index, _chain[b].Index], [bucket], ("key stored twice", "keys stored twice"), countAs: 1);
                 }
             }
         }
@@ -250,9 +250,9 @@ public static class HashTableClassifier
                 if (_onFree[i] || IsFree(i))
                     continue;
                 if (_t.Blank?[i] == true)
-                    Group(DefectKind.PhantomEntry, [i], [], "entries counted but never written");
+                    Group(DefectKind.PhantomEntry, [i], [], ("entry counted but never written", "entries counted but never written"));
                 else
-                    Group(DefectKind.OrphanedEntry, [i], [], "live entries no bucket reaches");
+                    Group(DefectKind.OrphanedEntry, [i], [], ("live entry no bucket reaches", "live entries no bucket reaches"));
             }
             ReachableLive = reachable;
             if (reachable != ExpectedLive && _freeListSound)
@@ -273,7 +273,7 @@ public static class HashTableClassifier
             }
             result.AddRange(_ordered);
             foreach (var (kind, g) in _grouped)
-                result.Add(new HashTableDefect(kind, [.. g.Indices], [.. g.Buckets], $"{g.Count} {g.Detail}"));
+                result.Add(new HashTableDefect(kind, [.. g.Indices], [.. g.Buckets], $"{g.Count} {(g.Count == 1 ? g.Detail.One : g.Detail.Many)}"));
             return result;
         }
 
@@ -284,7 +284,7 @@ public static class HashTableClassifier
         private void Add(DefectKind kind, List<int> indices, List<int> buckets, string detail) =>
             _ordered.Add(new HashTableDefect(kind, Cap(indices), Cap(buckets), detail));
 
-        private void Group(DefectKind kind, List<int> indices, List<int> buckets, string detail, int? countAs = null)
+        private void Group(DefectKind kind, List<int> indices, List<int> buckets, (string One, string Many) detail, int? countAs = null)
         {
             if (!_grouped.TryGetValue(kind, out Grouped? g))
                 _grouped[kind] = g = new Grouped(detail);
@@ -297,9 +297,9 @@ public static class HashTableClassifier
 
         private static int[] Cap(List<int> values) => values.Count <= MaxListed ? [.. values] : [.. values.Take(MaxListed)];
 
-        private sealed class Grouped(string detail)
+        private sealed class Grouped((string One, string Many) detail)
         {
-            public string Detail { get; } = detail;
+            public (string One, string Many) Detail { get; } = detail;
 
             public int Count { get; set; }
 

@@ -33,12 +33,22 @@ public sealed record HashTableLayout
         EncodedFreeList = true,
     };
 
-    /// <summary>.NET Framework and .NET Core up to 3.1 HashSet: m_slots/_slots, high-water mark lastIndex, no free count.</summary>
-    public static HashTableLayout LegacyHashSet { get; } = FrameworkDictionary with
+    /// <summary>.NET Framework HashSet (System.Core): m_slots, high-water mark m_lastIndex, no free count; lookups loop forever.</summary>
+    public static HashTableLayout FrameworkHashSet { get; } = FrameworkDictionary with
     {
-        Name = ".NET Framework / .NET Core 3.1 HashSet",
+        Name = ".NET Framework HashSet",
         OneBasedBuckets = true,
         HighWaterIsLastIndex = true,
+    };
+
+    /// <summary>
+    /// .NET Core HashSet before .NET 5: the same slots design with "_" names. Its lookups throw on a loop
+    /// (seen on .NET Core 3.1.3: samples/DictShapes measures it).
+    /// </summary>
+    public static HashTableLayout CoreSlotsHashSet { get; } = FrameworkHashSet with
+    {
+        Name = ".NET Core 2.x/3.x HashSet",
+        LookupsThrowOnCycle = true,
     };
 
     /// <summary>.NET 5+ HashSet: Dictionary's design with Entry{HashCode, Next, Value}.</summary>

@@ -93,7 +93,7 @@ public sealed record HashTableShape
     private static HashTableLayout? Classify(string bucketsName, bool hasLastIndex, bool hasFreeCount, ClrInstanceField hashCode)
     {
         if (hasLastIndex)
-            return HashTableLayout.LegacyHashSet;
+            return bucketsName == "m_buckets" ? HashTableLayout.FrameworkHashSet : HashTableLayout.CoreSlotsHashSet;
         if (!hasFreeCount)
             return null;
         if (hashCode.Name == "HashCode")
