@@ -8,7 +8,9 @@
 
 bool hashSet = args.Contains("--hashset");
 Console.WriteLine($"DictCycle: corrupting a {(hashSet ? "HashSet<string>" : "Dictionary<string, int>")} with three concurrent writers");
-ICorruptible target = hashSet ? new SetTarget() : new DictionaryTarget();
+Corruptor target = hashSet
+    ? new(() => SetTarget.Set = new(), key => SetTarget.Set.Add(key), key => SetTarget.Set.Contains(key))
+    : new(() => DictionaryTarget.Dict = new(), key => DictionaryTarget.Dict[key] = 1, key => DictionaryTarget.Dict.ContainsKey(key));
 
 for (int run = 0; ; run++)
 {
@@ -28,33 +30,31 @@ for (int i = 0; i < 2; i++)
 Console.WriteLine($"READY {Environment.ProcessId}");
 Thread.Sleep(Timeout.Infinite);
 
-interface ICorruptible
+/// <summary>Holds the corrupt Dictionary in a static field, as in the seed: the dump shows who holds it.</summary>
+static class DictionaryTarget
 {
-    void Reset();
-
-    void Modify();
-
-    /// <summary>True when a lookup hits a loop in the chains (.NET detects it and throws).</summary>
-    bool LookupsLoop();
-
-    void Hammer();
+    public static Dictionary<string, int> Dict = new();
 }
 
-sealed class DictionaryTarget : ICorruptible
+static class SetTarget
 {
-    // Static, as in the seed: the dump shows who holds it.
-    public static Dictionary<string, int> Dict = new();
+    public static HashSet<string> Set = new();
+}
 
-    public void Reset() => Dict = new();
+/// <summary>The seed's writers and a service's readers, over whichever collection the delegates touch.</summary>
+sealed class Corruptor(Action reset, Action<string> write, Action<string> lookup)
+{
+    private static readonly string[] Keys = Enumerable.Range(0, 10).Select(i => $"Key {i}").ToArray();
+
+    public void Reset() => reset();
 
     public void Modify()
     {
-        for (int i = 0; i < 10; i++)
+        foreach (string key in Keys)
         {
-            string key = $"Key {i}";
             try
             {
-                Dict[key] = 1;
+                write(key);
             }
             catch (Exception)
             {
@@ -63,12 +63,13 @@ sealed class DictionaryTarget : ICorruptible
         }
     }
 
+    /// <summary>True when a lookup hits a loop in the chains (.NET detects it and throws).</summary>
     public bool LookupsLoop()
     {
         try
         {
-            for (int i = 0; i < 10; i++)
-                Dict.ContainsKey($"Key {i}");
+            foreach (string key in Keys)
+                lookup(key);
             return false;
         }
         catch (InvalidOperationException)
@@ -85,73 +86,16 @@ sealed class DictionaryTarget : ICorruptible
     {
         while (true)
         {
-            for (int i = 0; i < 10; i++)
+            foreach (string key in Keys)
             {
                 try
                 {
-                    Dict.TryGetValue($"Key {i}", out _);
-                    Dict[$"Key {i}"] = i;
+                    lookup(key);
+                    write(key);
                 }
                 catch (Exception)
                 {
                     // Each lookup that reaches the loop throws; a real service logs and retries.
-                }
-            }
-        }
-    }
-}
-
-sealed class SetTarget : ICorruptible
-{
-    public static HashSet<string> Set = new();
-
-    public void Reset() => Set = new();
-
-    public void Modify()
-    {
-        for (int i = 0; i < 10; i++)
-        {
-            try
-            {
-                Set.Add($"Key {i}");
-            }
-            catch (Exception)
-            {
-            }
-        }
-    }
-
-    public bool LookupsLoop()
-    {
-        try
-        {
-            for (int i = 0; i < 10; i++)
-                Set.Contains($"Key {i}");
-            return false;
-        }
-        catch (InvalidOperationException)
-        {
-            return true;
-        }
-        catch (Exception)
-        {
-            return false;
-        }
-    }
-
-    public void Hammer()
-    {
-        while (true)
-        {
-            for (int i = 0; i < 10; i++)
-            {
-                try
-                {
-                    Set.Contains($"Key {i}");
-                    Set.Add($"Key {i}");
-                }
-                catch (Exception)
-                {
                 }
             }
         }
