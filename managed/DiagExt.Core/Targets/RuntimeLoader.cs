@@ -22,6 +22,11 @@ internal static partial class RuntimeLoader
         OSPlatform target = dataTarget.DataReader.TargetPlatform;
         OSPlatform host = OperatingSystem.IsWindows() ? OSPlatform.Windows : OperatingSystem.IsMacOS() ? OSPlatform.OSX : OSPlatform.Linux;
 
+        Architecture targetArch = dataTarget.DataReader.Architecture;
+        if (targetArch != RuntimeInformation.ProcessArchitecture && dacPath is null)
+            return (null, new RuntimeStatus(RuntimeAvailability.UnsupportedHost, version, flavor,
+                $"{flavor} {version} found in a {targetArch.ToString().ToLowerInvariant()} target, but this diagext is {RuntimeInformation.ProcessArchitecture.ToString().ToLowerInvariant()}: a DAC only loads into a process of its target's bitness; run the {targetArch.ToString().ToLowerInvariant()} build of diagext"));
+
         if (target != host && dacPath is null)
             return (null, new RuntimeStatus(RuntimeAvailability.UnsupportedHost, version, flavor,
                 $"{flavor} {version} found, but its DAC runs only on {Describe(target)}: analyse this dump's managed state on {Describe(target)} (native detectors still run here)"));
@@ -46,13 +51,20 @@ internal static partial class RuntimeLoader
         }
     }
 
-    /// <summary>The runtime version: ClrMD's when it knows it, else the one in the runtime's install path.</summary>
+    /// <summary>
+    /// The runtime version as people name it: from the install path (".../Microsoft.NETCore.App/10.0.12/"),
+    /// else from the runtime file's version; .NET Core 2.x/3.x stamp theirs 4.6xx/4.700, which says little alone.
+    /// </summary>
     private static string VersionOf(ClrInfo clr)
     {
-        if (clr.Version.Major != 0)
-            return clr.Version.ToString();
         Match m = VersionInPath().Match(clr.ModuleInfo.FileName ?? "");
-        return m.Success ? m.Groups[1].Value : "(unknown version)";
+        if (m.Success)
+            return m.Groups[1].Value;
+        Version v = clr.Version;
+        string file = Path.GetFileName(clr.ModuleInfo.FileName ?? "the runtime");
+        if (v.Major == 4 && v.Minor >= 600 && clr.Flavor == ClrFlavor.Core)
+            return $"Core {(v.Minor >= 700 ? "3.x" : "2.x")} ({file} {v})";
+        return v.Major != 0 ? v.ToString() : "(unknown version)";
     }
 
     private static string? FindLocalDac(ClrInfo clr)
