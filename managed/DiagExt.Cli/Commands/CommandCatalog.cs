@@ -1,4 +1,5 @@
 using DiagExt.Core.Analysis;
+using DiagExt.Core.Detectors.CtorOrder;
 
 namespace DiagExt.Cli.Commands;
 
@@ -12,7 +13,7 @@ public static class CommandCatalog
     private static IReadOnlyList<ICommand> Create()
     {
         var commands = new List<ICommand> { new AnalyzeCommand() };
-        commands.AddRange(DetectorCatalog.CreateAll().Select(d => new DetectorCommand(d)));
+        commands.AddRange(DetectorCatalog.CreateAll().Select(d => d.Name == CtorOrderDetector.CommandName ? (ICommand)new CtorOrderCommand(d) : new DetectorCommand(d)));
         commands.Add(new HelpCommand(() => All));
         commands.Add(new VersionCommand());
         return commands;

@@ -20,7 +20,8 @@ public sealed record AnalysisReport(TargetSummary Target, IReadOnlyList<Detector
 {
     public IEnumerable<Finding> Findings => Outcomes.SelectMany(o => o.Findings);
 
-    public bool HasFindings => Outcomes.Any(o => o.Findings.Count > 0);
+    /// <summary>Whether any finding is a hazard or warning; information alone is not "hazards found".</summary>
+    public bool HasFindings => Findings.Any(f => f.Severity != FindingSeverity.Information);
 
     /// <summary>True when no requested detector could run (e.g. dictcycle on a dump without .NET).</summary>
     public bool NothingRan => Outcomes.All(o => o.Status != DetectorStatus.Ran);

@@ -1,3 +1,4 @@
+using DiagExt.Core.Detectors.CtorOrder;
 using DiagExt.Core.Detectors.DictCycle;
 
 namespace DiagExt.Core.Analysis;
@@ -8,6 +9,7 @@ public static class DetectorCatalog
     public static IReadOnlyList<IDetector> CreateAll() =>
     [
         new DictCycleDetector(),
+        new CtorOrderDetector(),
     ];
 
     public static IDetector? Find(string name) => CreateAll().FirstOrDefault(d => d.Name == name);

@@ -26,4 +26,18 @@ public abstract record Finding
 
     /// <summary>What to change.</summary>
     public string? Advice { get; init; }
+
+    /// <summary>
+    /// "hazard" (the default), "warning" (a hazard the target does not prove) or "information" (a fact worth
+    /// showing that is no hazard by itself: it does not make diagext exit with "hazards found").
+    /// </summary>
+    public virtual string Severity => FindingSeverity.Hazard;
+}
+
+/// <summary>The values of <see cref="Finding.Severity"/>.</summary>
+public static class FindingSeverity
+{
+    public const string Hazard = "hazard";
+    public const string Warning = "warning";
+    public const string Information = "information";
 }

@@ -28,6 +28,19 @@ public static class TargetArrays
         return target.ReadMemory(DataAddress(target, array), bytes) == bytes.Length ? values : null;
     }
 
+    /// <summary>Reads an array of object references or native pointers; null if the memory is not all there.</summary>
+    public static ulong[]? ReadPointers(Target target, ulong array, int length)
+    {
+        int size = target.PointerSize;
+        var bytes = new byte[checked(length * size)];
+        if (target.ReadMemory(DataAddress(target, array), bytes) != bytes.Length)
+            return null;
+        var values = new ulong[length];
+        for (int i = 0; i < length; i++)
+            values[i] = size == 8 ? BitConverter.ToUInt64(bytes, i * 8) : BitConverter.ToUInt32(bytes, i * 4);
+        return values;
+    }
+
     /// <summary>
     /// Streams the elements of a value-type array in chunks (bounded memory for huge arrays), handing each
     /// chunk's raw bytes and the index of its first element to <paramref name="onChunk"/>. Returns false if

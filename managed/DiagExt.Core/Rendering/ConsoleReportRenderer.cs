@@ -20,6 +20,8 @@ public sealed class ConsoleReportRenderer(IMarkupStyle style)
         {
             if (outcome.Status == DetectorStatus.Skipped)
                 output.WriteLine($"{outcome.Detector}: skipped: {style.Text(outcome.Reason ?? "")}");
+            else if (outcome.Reason is { } note)
+                output.WriteLine($"{outcome.Detector}: note: {style.Text(note)}");
             foreach (Finding finding in outcome.Findings)
                 RenderFinding(finding, output);
         }
@@ -76,6 +78,8 @@ public sealed class ConsoleReportRenderer(IMarkupStyle style)
 
     private string Header(TargetSummary target, long? heapObjects)
     {
+        if (target.Kind == TargetKind.Assemblies)
+            return style.Text(target.Name);
         string kind = target.Kind switch
         {
             TargetKind.WindowsMinidump => "Windows minidump",

@@ -1,0 +1,22 @@
+namespace DiagExt.Core.Detectors.CtorOrder;
+
+/// <summary>
+/// Code that takes a constructor by its position in reflection's list: where it is (assembly, type,
+/// method, IL offsets, source line when a portable PDB is there) and what it does.
+/// </summary>
+public sealed record CallSite(
+    string Assembly,
+    string AssemblyPath,
+    string Type,
+    string Method,
+    int MethodToken,
+    int IlOffset,
+    int SourceCallIlOffset,
+    string Pattern,
+    string? AppliedTo,
+    string? SourceFile,
+    int? SourceLine)
+{
+    /// <summary>"Type.Method(...) IL_0012 (File.cs:42)" for one-line reports.</summary>
+    public string Location => $"{Method} IL_{IlOffset:x4}{(SourceFile is null ? "" : $" ({Path.GetFileName(SourceFile)}:{SourceLine})")}";
+}

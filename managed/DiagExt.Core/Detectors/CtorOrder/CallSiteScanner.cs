@@ -1,0 +1,114 @@
+using System.Reflection.Metadata;
+using System.Reflection.Metadata.Ecma335;
+using DiagExt.Core.Detectors.CtorOrder.Flow;
+using DiagExt.Core.Il;
+
+namespace DiagExt.Core.Detectors.CtorOrder;
+
+/// <summary>
+/// Finds, in one assembly, the code that takes a constructor by position from GetConstructors() /
+/// DeclaredConstructors. Fast path first: an assembly that references neither is done after a metadata
+/// look; only methods whose IL contains a call to one are decoded and analysed. Malformed metadata or IL
+/// costs that method (or assembly) and one line in <see cref="CallSiteScan.Problems"/>, never the scan.
+/// </summary>
+public static class CallSiteScanner
+{
+    public const int MaxProblemsPerAssembly = 20;
+
+    public static CallSiteScan Scan(AssemblyImage image, CancellationToken cancellation = default)
+    {
+        var sites = new List<CallSite>();
+        var problems = new List<string>();
+        int analysed = 0;
+        try
+        {
+            MetadataReader md = image.Metadata;
+            var calls = new CallResolver(md);
+            byte[][] needles = SourceTokens(md, calls).Select(TokenBytes).ToArray();
+            if (needles.Length == 0)
+                return new CallSiteScan([], [], 1, 0);
+            var lambdas = new LambdaInspector(image);
+            foreach (MethodDefinitionHandle handle in md.MethodDefinitions)
+            {
+                cancellation.ThrowIfCancellationRequested();
+                try
+                {
+                    if (image.Body(handle) is not { } body)
+                        continue;
+                    byte[] il = body.GetILBytes() ?? [];
+                    if (!ContainsCall(il, needles))
+                        continue;
+                    analysed++;
+                    IlInstruction[] code = IlDecoder.Decode(il);
+                    foreach (CtorPick pick in CtorFlowAnalysis.Analyze(image, handle, body, code, lambdas, calls))
+                        sites.Add(ToCallSite(image, pick));
+                }
+                catch (Exception e) when (e is BadImageFormatException or ArgumentException or InvalidOperationException)
+                {
+                    if (problems.Count < MaxProblemsPerAssembly)
+                        problems.Add($"{image.DisplayName}: method 0x{MetadataTokens.GetToken(handle):x8} skipped: {OneLine(e.Message)}");
+                }
+            }
+        }
+        catch (Exception e) when (e is BadImageFormatException or ArgumentException or InvalidOperationException)
+        {
+            problems.Add($"{image.DisplayName}: metadata unreadable: {OneLine(e.Message)}");
+        }
+        return new CallSiteScan(sites, problems, 1, analysed);
+    }
+
+    /// <summary>Tokens (member references, or definitions inside the reflection library itself) of the constructor sources.</summary>
+    private static IEnumerable<int> SourceTokens(MetadataReader md, CallResolver calls)
+    {
+        foreach (MemberReferenceHandle h in md.MemberReferences)
+        {
+            string name = md.GetString(md.GetMemberReference(h).Name);
+            if (name is "GetConstructors" or "get_DeclaredConstructors" && calls.Resolve(MetadataTokens.GetToken(h)).Kind is KnownCallKind.GetConstructors or KnownCallKind.DeclaredConstructors)
+                yield return MetadataTokens.GetToken(h);
+        }
+        foreach (MethodDefinitionHandle h in md.MethodDefinitions)
+        {
+            string name = md.GetString(md.GetMethodDefinition(h).Name);
+            if (name is "GetConstructors" or "get_DeclaredConstructors" && calls.Resolve(MetadataTokens.GetToken(h)).Kind is KnownCallKind.GetConstructors or KnownCallKind.DeclaredConstructors)
+                yield return MetadataTokens.GetToken(h);
+        }
+    }
+
+    private static byte[] TokenBytes(int token) => BitConverter.GetBytes(token);
+
+    /// <summary>A byte-level pre-check: call (0x28) or callvirt (0x6F) followed by one of the tokens.</summary>
+    private static bool ContainsCall(byte[] il, byte[][] needles)
+    {
+        for (int i = 0; i + 5 <= il.Length; i++)
+        {
+            if (il[i] is not (0x28 or 0x6F))
+                continue;
+            ReadOnlySpan<byte> token = il.AsSpan(i + 1, 4);
+            foreach (byte[] needle in needles)
+                if (token.SequenceEqual(needle))
+                    return true;
+        }
+        return false;
+    }
+
+    private static CallSite ToCallSite(AssemblyImage image, CtorPick pick)
+    {
+        MetadataReader md = image.Metadata;
+        MethodDefinition method = md.GetMethodDefinition(pick.Method);
+        (string File, int Line)? line = image.Lines?.Find(pick.Method, pick.PickOffset);
+        return new CallSite(
+            image.Name,
+            image.DisplayName,
+            MetadataNames.TypeName(md, method.GetDeclaringType()),
+            MetadataNames.MethodDisplay(md, pick.Method),
+            MetadataTokens.GetToken(pick.Method),
+            pick.PickOffset,
+            pick.SourceOffset,
+            pick.Pattern,
+            pick.AppliedTo,
+            line?.File,
+            line?.Line);
+    }
+
+    private static string OneLine(string s) => s.ReplaceLineEndings(" ");
+}

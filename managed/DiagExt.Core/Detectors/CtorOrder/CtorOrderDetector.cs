@@ -1,0 +1,87 @@
+using System.Reflection.Metadata;
+using DiagExt.Core.Analysis;
+using DiagExt.Core.Findings;
+using DiagExt.Core.Heap;
+using DiagExt.Core.Il;
+using Microsoft.Diagnostics.Runtime;
+
+namespace DiagExt.Core.Detectors.CtorOrder;
+
+/// <summary>
+/// Code that depends on the order of Type.GetConstructors(), in a dump or live process: scans the IL of
+/// every loaded module for positional picks, reads the order reflection actually returned for each type
+/// from its RuntimeTypeCache, compares it with declaration order, and joins the two.
+/// </summary>
+public sealed class CtorOrderDetector : IDetector
+{
+    public const string CommandName = "ctororder";
+
+    public const int MaxModules = 20_000;
+
+    private readonly ReflectionCacheInterest _interest = new();
+
+    public string Name => CommandName;
+
+    public string Description => "code that takes GetConstructors()[0] / First(), and types whose constructor order differs at run time";
+
+    public string Explanation =>
+        "Scans the IL of every module loaded in the target for code that takes a constructor by its position in the list " +
+        "Type.GetConstructors() / TypeInfo.DeclaredConstructors returns ([0], First, FirstOrDefault, ElementAt(0), or an OrderBy whose key can tie, then First); " +
+        "Single(), a Length == 1 guard and picking by parameter types are not reported. It then reads, for every type whose constructors reflection has listed, " +
+        "the order reflection keeps them in (RuntimeTypeCache.m_constructorInfoCache) and compares it with declaration order. " +
+        "A call site plus a type it is applied to (named in the code, or defined in an assembly that uses the call site's) whose first constructor differs is a hazard; " +
+        "a call site alone is a warning; an order difference alone, and the orders observed, are information (they do not set exit code 1).";
+
+    public DetectorNeeds Needs => DetectorNeeds.ManagedRuntime;
+
+    public IHeapInterest HeapInterest => _interest;
+
+    public IReadOnlyList<Finding> Analyze(AnalysisContext context)
+    {
+        ClrRuntime runtime = context.Target.Runtime!;
+        using var images = new LoadedModuleImages(context.Target);
+        var sites = new List<(CallSite Site, ClrModule Module)>();
+        foreach (ClrModule module in runtime.EnumerateModules().DistinctBy(m => m.Address).Take(MaxModules))
+        {
+            context.Cancellation.ThrowIfCancellationRequested();
+            if (images.For(module) is not { } image)
+                continue;
+            CallSiteScan scan = CallSiteScanner.Scan(image, context.Cancellation);
+            images.Problems.AddRange(scan.Problems);
+            sites.AddRange(scan.Sites.Select(s => (s, module)));
+        }
+
+        LoadedTypeOrders.Result orders = LoadedTypeOrders.Read(context, _interest, images);
+        var findings = new List<Finding>();
+        var linked = new HashSet<TypeCtorOrder>();
+        foreach ((CallSite site, ClrModule module) in sites)
+        {
+            List<TypeCtorOrder> reordered = orders.Types
+                .Where(t => t.Order.FirstDiffers && AppliesTo(site, t.Order, t.Module, images))
+                .Select(t => t.Order)
+                .ToList();
+            linked.UnionWith(reordered);
+            findings.Add(CtorOrderFindingBuilder.ForCallSite(site, reordered));
+        }
+        foreach ((TypeCtorOrder order, _) in orders.Types.Where(t => t.Order.FirstDiffers && !linked.Contains(t.Order)))
+            findings.Add(CtorOrderFindingBuilder.ForType(order));
+        findings.AddRange(ObservedOrders.Summarize(orders, images.Problems));
+        return findings;
+    }
+
+    /// <summary>
+    /// Whether a call site can be applied to a type: the code names it, or the type's assembly is the call
+    /// site's or references it (the app registers its types with a container it uses).
+    /// </summary>
+    private static bool AppliesTo(CallSite site, TypeCtorOrder type, ClrModule typeModule, LoadedModuleImages images)
+    {
+        if (site.AppliedTo is { } named)
+            return named == type.Type;
+        if (type.Module == site.Assembly)
+            return true;
+        if (images.For(typeModule) is not { } image)
+            return false;
+        MetadataReader md = image.Metadata;
+        return md.AssemblyReferences.Any(r => md.GetString(md.GetAssemblyReference(r).Name) == site.Assembly);
+    }
+}

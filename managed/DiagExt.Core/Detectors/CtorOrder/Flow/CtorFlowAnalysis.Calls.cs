@@ -1,0 +1,131 @@
+using System.Reflection;
+using System.Reflection.Metadata;
+using DiagExt.Core.Il;
+
+namespace DiagExt.Core.Detectors.CtorOrder.Flow;
+
+/// <summary>Calls: where constructor lists come from and what each known step does to them.</summary>
+internal sealed partial class CtorFlowAnalysis
+{
+    private const int PublicFlag = 16, NonPublicFlag = 32, InstanceFlag = 4, StaticFlag = 8;
+
+    private FlowState Call(IlInstruction ins, FlowState state)
+    {
+        (MethodReference? method, KnownCallKind kind) = _calls.Resolve(ins.Token);
+        if (method is null)
+            throw new BadImageFormatException($"IL_{ins.Offset:x4}: call token 0x{ins.Token:x8} names no method");
+        bool isNewobj = ins.OpCode == ILOpCode.Newobj;
+        int argCount = method.ParameterCount + (method.HasThis && !isNewobj ? 1 : 0) + (ins.OpCode == ILOpCode.Calli ? 1 : 0);
+        FlowValue[] stack = state.Stack;
+        FlowValue[] args = new FlowValue[argCount];
+        for (int i = 0; i < argCount; i++)
+            args[argCount - 1 - i] = Peek(stack, i);
+        FlowValue[] rest = Pop(stack, argCount);
+
+        if (kind == KnownCallKind.Sort && args.Length > 0 && args[0] is CtorList sorted)
+            return Replace(state.WithStack(rest), sorted.Site, sorted with { Order = new SortKey("Sort", true), Chain = sorted.Chain + ".Sort()" });
+
+        if (kind is KnownCallKind.GetConstructors or KnownCallKind.DeclaredConstructors && !isNewobj)
+        {
+            (CtorList list, int? count) = StartList(ins, kind, args);
+            // Each execution makes a new list: forget what an earlier iteration proved about its length.
+            return state.WithRange(list.Site, count is int n ? LengthRange.Exactly(n) : LengthRange.Any, Push(rest, list));
+        }
+        FlowValue result = isNewobj ? NewObject(method, kind, args) : Result(method, kind, args);
+        if (method.ReturnsVoid && !isNewobj)
+            return state.WithStack(rest);
+        return state.WithStack(Push(rest, result));
+    }
+
+    private FlowValue NewObject(MethodReference ctor, KnownCallKind kind, FlowValue[] args)
+    {
+        if (kind == KnownCallKind.PassThrough && args.Length == 1 && args[0] is CtorList list)
+            return list with { IsIndexable = true, Chain = $"new {MetadataNames.Short(ctor.DeclaringType)}({list.Chain})" };
+        // A delegate: "newobj Func<...>::.ctor(object, native int)" with the method pointer last.
+        if (args.Length == 2 && args[1] is MethodValue pointer)
+            return pointer with { IsDelegate = true };
+        return FlowValue.Unknown;
+    }
+
+    private FlowValue Result(MethodReference method, KnownCallKind kind, FlowValue[] args)
+    {
+        FlowValue first = args.Length > 0 ? args[0] : FlowValue.Unknown;
+        switch (kind)
+        {
+            case KnownCallKind.TypeFromHandle or KnownCallKind.TypeInfo:
+                return first is TypeValue ? first : FlowValue.Unknown;
+            case KnownCallKind.PassThrough when first is CtorList list:
+                return list with { IsIndexable = method.Name is "ToArray" or "ToList", Chain = $"{list.Chain}.{method.Name}({Describe(args.Skip(1))})" };
+            case KnownCallKind.OrderBy when first is CtorList list:
+                bool unique = args[1] is MethodValue key && _lambdas.KeyIsUnique(key.Method);
+                bool thenBy = method.Name.StartsWith("ThenBy", StringComparison.Ordinal);
+                bool canTie = thenBy && list.Order is { CanTie: false } ? false : !unique;
+                return list with { IsIndexable = false, Order = new SortKey(method.Name, canTie), Chain = $"{list.Chain}.{method.Name}(key)" };
+            case KnownCallKind.Count when first is CtorList list:
+                return new LengthValue(list.Site);
+            case KnownCallKind.Any when first is CtorList list:
+                return new ComparisonValue(list.Site, CompareOp.Gt, 0);
+            default:
+                return FlowValue.Unknown;
+        }
+    }
+
+    /// <summary>A new constructor list. When the code names the type, its constructor count bounds the length.</summary>
+    private (CtorList List, int? Count) StartList(IlInstruction ins, KnownCallKind kind, FlowValue[] args)
+    {
+        FlowValue type = args.Length > 0 ? args[0] : FlowValue.Unknown;
+        int flags = kind == KnownCallKind.DeclaredConstructors ? PublicFlag | NonPublicFlag | InstanceFlag | StaticFlag
+            : args.Length > 1 && args[^1] is IntValue f ? f.Value
+            : args.Length > 1 ? -1
+            : PublicFlag | InstanceFlag;
+        string flagsText = kind == KnownCallKind.DeclaredConstructors ? "" : args.Length > 1 ? (flags >= 0 ? $"({((System.Reflection.BindingFlags)flags).ToString().Replace(", ", " | ", StringComparison.Ordinal)})" : "(flags)") : "()";
+        string source = kind == KnownCallKind.DeclaredConstructors ? "DeclaredConstructors" : $"GetConstructors{flagsText}";
+        string? appliedTo = type is TypeValue t ? t.Name : null;
+        _appliedTo[ins.Offset] = (appliedTo, type is TypeValue tv ? tv.Handle : default);
+        var list = new CtorList(ins.Offset, kind == KnownCallKind.GetConstructors, null, appliedTo is null ? source : $"typeof({MetadataNames.Short(appliedTo)}).{source}");
+        return (list, type is TypeValue known ? CountConstructors(known.Handle, flags) : null);
+    }
+
+    /// <summary>How many constructors of a type defined in this assembly match the binding flags; null when unknown.</summary>
+    private int? CountConstructors(EntityHandle type, int flags)
+    {
+        if (type.Kind != HandleKind.TypeDefinition || flags < 0)
+            return null;
+        int count = 0;
+        foreach (MethodDefinitionHandle h in _md.GetTypeDefinition((TypeDefinitionHandle)type).GetMethods())
+        {
+            MethodDefinition m = _md.GetMethodDefinition(h);
+            string name = _md.GetString(m.Name);
+            bool isStatic = (m.Attributes & MethodAttributes.Static) != 0;
+            if (name is not (".ctor" or ".cctor"))
+                continue;
+            bool isPublic = (m.Attributes & MethodAttributes.MemberAccessMask) == MethodAttributes.Public;
+            bool accessOk = isPublic ? (flags & PublicFlag) != 0 : (flags & NonPublicFlag) != 0;
+            bool kindOk = isStatic ? (flags & StaticFlag) != 0 : (flags & InstanceFlag) != 0;
+            if (accessOk && kindOk)
+                count++;
+        }
+        return count;
+    }
+
+    /// <summary>Replaces every copy of the list from <paramref name="site"/> (Array.Sort sorts in place).</summary>
+    private static FlowState Replace(FlowState state, int site, CtorList sorted)
+    {
+        FlowValue Swap(FlowValue v) => v is CtorList l && l.Site == site ? sorted : v;
+        FlowState result = state.WithStack(state.Stack.Select(Swap).ToArray());
+        for (int i = 0; i < state.Locals.Length; i++)
+            if (state.Locals[i] is CtorList l && l.Site == site)
+                result = result.WithLocal(i, sorted, result.Stack);
+        for (int i = 0; i < state.Args.Length; i++)
+            if (state.Args[i] is CtorList l && l.Site == site)
+                result = result.WithArg(i, sorted, result.Stack);
+        return result;
+    }
+
+    private static string Describe(IEnumerable<FlowValue> args) => string.Join(", ", args.Select(a => a switch
+    {
+        MethodValue => "lambda",
+        IntValue i => i.Value.ToString(System.Globalization.CultureInfo.InvariantCulture),
+        _ => "...",
+    }));
+}

@@ -1,0 +1,215 @@
+using System.Reflection.Metadata;
+using System.Reflection.Metadata.Ecma335;
+using DiagExt.Core.Il;
+
+namespace DiagExt.Core.Detectors.CtorOrder.Flow;
+
+/// <summary>The transfer function: the state after one instruction, for each successor.</summary>
+internal sealed partial class CtorFlowAnalysis
+{
+    private IEnumerable<(int Target, FlowState State)> Step(IlInstruction ins, int index, FlowState state)
+    {
+        FlowValue[] stack = state.Stack;
+        ILOpCode op = ins.OpCode;
+        int next = index + 1;
+
+        switch (op)
+        {
+            case ILOpCode.Ret or ILOpCode.Throw or ILOpCode.Rethrow or ILOpCode.Endfinally or ILOpCode.Endfilter or ILOpCode.Jmp:
+                yield break;
+            case ILOpCode.Leave or ILOpCode.Leave_s:
+                yield return (IndexAt(ins.IntOperand), state.WithStack([]));
+                yield break;
+            case ILOpCode.Br or ILOpCode.Br_s:
+                yield return (IndexAt(ins.IntOperand), state);
+                yield break;
+            case ILOpCode.Brtrue or ILOpCode.Brtrue_s or ILOpCode.Brfalse or ILOpCode.Brfalse_s:
+            {
+                FlowValue value = Peek(stack, 0);
+                FlowValue[] rest = Pop(stack, 1);
+                ComparisonValue? test = value switch
+                {
+                    ComparisonValue c => c,
+                    LengthValue l => new ComparisonValue(l.Site, CompareOp.Ne, 0),
+                    _ => null,
+                };
+                bool jumpsWhenTrue = op is ILOpCode.Brtrue or ILOpCode.Brtrue_s;
+                if (Refine(state, test, jumpsWhenTrue, rest) is { } taken)
+                    yield return (IndexAt(ins.IntOperand), taken);
+                if (next < _code.Length && Refine(state, test, !jumpsWhenTrue, rest) is { } fall)
+                    yield return (next, fall);
+                yield break;
+            }
+            case ILOpCode.Switch:
+            {
+                FlowValue value = Peek(stack, 0);
+                FlowValue[] rest = Pop(stack, 1);
+                int[] targets = ins.SwitchTargets!;
+                int site = value is LengthValue l ? l.Site : -1;
+                for (int k = 0; k < targets.Length; k++)
+                {
+                    FlowState? s = site < 0 ? state.WithStack(rest) : Narrow(state, site, state.RangeOf(site).Refine(CompareOp.Eq, k, true), rest);
+                    if (s is not null)
+                        yield return (IndexAt(targets[k]), s);
+                }
+                FlowState? otherwise = site < 0 ? state.WithStack(rest) : Narrow(state, site, state.RangeOf(site).Refine(CompareOp.Ge, targets.Length, true), rest);
+                if (otherwise is not null && next < _code.Length)
+                    yield return (next, otherwise);
+                yield break;
+            }
+        }
+
+        if (TwoOperandBranch(op) is { } branchOp)
+        {
+            FlowValue right = Peek(stack, 0), left = Peek(stack, 1);
+            FlowValue[] rest = Pop(stack, 2);
+            ComparisonValue? test = Compare(left, right, branchOp);
+            if (Refine(state, test, true, rest) is { } taken)
+                yield return (IndexAt(ins.IntOperand), taken);
+            if (next < _code.Length && Refine(state, test, false, rest) is { } fall)
+                yield return (next, fall);
+            yield break;
+        }
+
+        FlowState after = Execute(ins, state);
+        if (next < _code.Length)
+            yield return (next, after);
+    }
+
+    /// <summary>The state after a non-branching instruction.</summary>
+    private FlowState Execute(IlInstruction ins, FlowState state)
+    {
+        FlowValue[] stack = state.Stack;
+        ILOpCode op = ins.OpCode;
+        switch (op)
+        {
+            case ILOpCode.Ldc_i4_m1 or ILOpCode.Ldc_i4_0 or ILOpCode.Ldc_i4_1 or ILOpCode.Ldc_i4_2 or ILOpCode.Ldc_i4_3
+                or ILOpCode.Ldc_i4_4 or ILOpCode.Ldc_i4_5 or ILOpCode.Ldc_i4_6 or ILOpCode.Ldc_i4_7 or ILOpCode.Ldc_i4_8:
+                return state.WithStack(Push(stack, new IntValue((int)op - (int)ILOpCode.Ldc_i4_0)));
+            case ILOpCode.Ldc_i4 or ILOpCode.Ldc_i4_s:
+                return state.WithStack(Push(stack, new IntValue(ins.IntOperand)));
+            case ILOpCode.Ldloc_0 or ILOpCode.Ldloc_1 or ILOpCode.Ldloc_2 or ILOpCode.Ldloc_3:
+                return state.WithStack(Push(stack, Local(state, op - ILOpCode.Ldloc_0)));
+            case ILOpCode.Ldloc or ILOpCode.Ldloc_s:
+                return state.WithStack(Push(stack, Local(state, ins.IntOperand)));
+            case ILOpCode.Stloc_0 or ILOpCode.Stloc_1 or ILOpCode.Stloc_2 or ILOpCode.Stloc_3:
+                return state.WithLocal(op - ILOpCode.Stloc_0, Peek(stack, 0), Pop(stack, 1));
+            case ILOpCode.Stloc or ILOpCode.Stloc_s:
+                return state.WithLocal(ins.IntOperand, Peek(stack, 0), Pop(stack, 1));
+            case ILOpCode.Ldarg_0 or ILOpCode.Ldarg_1 or ILOpCode.Ldarg_2 or ILOpCode.Ldarg_3:
+                return state.WithStack(Push(stack, Arg(state, op - ILOpCode.Ldarg_0)));
+            case ILOpCode.Ldarg or ILOpCode.Ldarg_s:
+                return state.WithStack(Push(stack, Arg(state, ins.IntOperand)));
+            case ILOpCode.Starg or ILOpCode.Starg_s:
+                return state.WithArg(ins.IntOperand, Peek(stack, 0), Pop(stack, 1));
+            case ILOpCode.Dup:
+                return state.WithStack(Push(stack, Peek(stack, 0)));
+            case ILOpCode.Ldlen:
+                return state.WithStack(Push(Pop(stack, 1), Peek(stack, 0) is CtorList list ? new LengthValue(list.Site) : FlowValue.Unknown));
+            case ILOpCode.Ceq or ILOpCode.Cgt or ILOpCode.Cgt_un or ILOpCode.Clt or ILOpCode.Clt_un:
+                return state.WithStack(Push(Pop(stack, 2), CompareResult(op, Peek(stack, 1), Peek(stack, 0))));
+            case ILOpCode.Ldtoken:
+                return state.WithStack(Push(stack, TypeToken(ins.Token)));
+            case ILOpCode.Ldftn:
+                return state.WithStack(Push(stack, IsMethodDef(ins.Token) ? new MethodValue((MethodDefinitionHandle)MetadataTokens.EntityHandle(ins.Token), false) : FlowValue.Unknown));
+            case ILOpCode.Ldsfld:
+                return state.WithStack(Push(stack, _cachedLambdas.TryGetValue(ins.Token, out MethodDefinitionHandle lambda)
+                    ? new MethodValue(lambda, true)
+                    : state.Fields.GetValueOrDefault(ins.Token, FlowValue.Unknown)));
+            case ILOpCode.Stsfld:
+                return state.WithField(ins.Token, Peek(stack, 0), Pop(stack, 1));
+            case ILOpCode.Ldfld:
+                return state.WithStack(Push(Pop(stack, 1), state.Fields.GetValueOrDefault(ins.Token, FlowValue.Unknown)));
+            case ILOpCode.Stfld:
+                return state.WithField(ins.Token, Peek(stack, 0), Pop(stack, 2));
+            case ILOpCode.Call or ILOpCode.Callvirt or ILOpCode.Newobj or ILOpCode.Calli:
+                return Call(ins, state);
+        }
+        if (IsConversion(op))
+        {
+            FlowValue v = Peek(stack, 0);
+            return state.WithStack(Push(Pop(stack, 1), v is IntValue or LengthValue ? v : FlowValue.Unknown));
+        }
+        (int pop, int push) = IlOpcodeInfo.StackEffect(op);
+        FlowValue[] result = Pop(stack, pop);
+        for (int i = 0; i < push; i++)
+            result = Push(result, FlowValue.Unknown);
+        return state.WithStack(result);
+    }
+
+    private FlowValue TypeToken(int token)
+    {
+        try
+        {
+            EntityHandle handle = MetadataTokens.EntityHandle(token);
+            return handle.Kind is HandleKind.TypeDefinition or HandleKind.TypeReference or HandleKind.TypeSpecification
+                ? new TypeValue(MetadataNames.TypeName(_md, handle), handle)
+                : FlowValue.Unknown;
+        }
+        catch (ArgumentException)
+        {
+            throw new BadImageFormatException($"ldtoken with an invalid token 0x{token:x8}");
+        }
+    }
+
+    private static FlowValue CompareResult(ILOpCode op, FlowValue left, FlowValue right)
+    {
+        if (op == ILOpCode.Ceq)
+        {
+            // "!(test)" and "(test) == true" compile to a ceq with a constant.
+            if (left is ComparisonValue c && right is IntValue k)
+                return k.Value == 0 ? c.Negated : k.Value == 1 ? c : FlowValue.Unknown;
+            return Compare(left, right, CompareOp.Eq) ?? FlowValue.Unknown;
+        }
+        CompareOp cmp = op is ILOpCode.Cgt or ILOpCode.Cgt_un ? CompareOp.Gt : CompareOp.Lt;
+        return Compare(left, right, cmp) ?? FlowValue.Unknown;
+    }
+
+    /// <summary>"left op right" as a test on a length, when one side is a length and the other a constant.</summary>
+    private static ComparisonValue? Compare(FlowValue left, FlowValue right, CompareOp op) => (left, right) switch
+    {
+        (LengthValue l, IntValue k) => new ComparisonValue(l.Site, op, k.Value),
+        (IntValue k, LengthValue l) => new ComparisonValue(l.Site, op.Mirror(), k.Value),
+        _ => null,
+    };
+
+    private static FlowState? Refine(FlowState state, ComparisonValue? test, bool holds, FlowValue[] stack) =>
+        test is null ? state.WithStack(stack) : Narrow(state, test.Site, state.RangeOf(test.Site).Refine(test.Op, test.K, holds), stack);
+
+    /// <summary>The state on an edge where the list's length is <paramref name="range"/>; null if that edge cannot be taken.</summary>
+    private static FlowState? Narrow(FlowState state, int site, LengthRange range, FlowValue[] stack) =>
+        range.IsEmpty ? null : state.WithRange(site, range, stack);
+
+    private static CompareOp? TwoOperandBranch(ILOpCode op) => op switch
+    {
+        ILOpCode.Beq or ILOpCode.Beq_s => CompareOp.Eq,
+        ILOpCode.Bne_un or ILOpCode.Bne_un_s => CompareOp.Ne,
+        ILOpCode.Bgt or ILOpCode.Bgt_s or ILOpCode.Bgt_un or ILOpCode.Bgt_un_s => CompareOp.Gt,
+        ILOpCode.Bge or ILOpCode.Bge_s or ILOpCode.Bge_un or ILOpCode.Bge_un_s => CompareOp.Ge,
+        ILOpCode.Blt or ILOpCode.Blt_s or ILOpCode.Blt_un or ILOpCode.Blt_un_s => CompareOp.Lt,
+        ILOpCode.Ble or ILOpCode.Ble_s or ILOpCode.Ble_un or ILOpCode.Ble_un_s => CompareOp.Le,
+        _ => null,
+    };
+
+    private static readonly HashSet<ILOpCode> Conversions = Enum.GetValues<ILOpCode>().Where(o => o.ToString().StartsWith("Conv", StringComparison.Ordinal)).ToHashSet();
+
+    private static bool IsConversion(ILOpCode op) => Conversions.Contains(op);
+
+    private static FlowValue Local(FlowState state, int index) => (uint)index < (uint)state.Locals.Length ? state.Locals[index] : FlowValue.Unknown;
+
+    private static FlowValue Arg(FlowState state, int index) => (uint)index < (uint)state.Args.Length ? state.Args[index] : FlowValue.Unknown;
+
+    private static FlowValue Peek(FlowValue[] stack, int depth) =>
+        depth < stack.Length ? stack[stack.Length - 1 - depth] : throw new BadImageFormatException("evaluation stack underflow");
+
+    private static FlowValue[] Pop(FlowValue[] stack, int count) =>
+        count <= stack.Length ? stack[..^count] : throw new BadImageFormatException("evaluation stack underflow");
+
+    private static FlowValue[] Push(FlowValue[] stack, FlowValue value)
+    {
+        var result = new FlowValue[stack.Length + 1];
+        stack.CopyTo(result, 0);
+        result[^1] = value;
+        return result;
+    }
+}

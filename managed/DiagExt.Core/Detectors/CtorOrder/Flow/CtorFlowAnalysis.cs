@@ -1,0 +1,139 @@
+using System.Reflection.Metadata;
+using System.Reflection.Metadata.Ecma335;
+using DiagExt.Core.Il;
+
+namespace DiagExt.Core.Detectors.CtorOrder.Flow;
+
+/// <summary>
+/// Abstract interpretation of one method's IL: follows the constructor lists that GetConstructors /
+/// DeclaredConstructors return through the stack, locals and fields, what the code proves about their
+/// length on each path, and reports each instruction that takes one by position while more than one may
+/// be there. Bounded: a method whose fixpoint does not settle within a fixed number of steps is given up.
+/// </summary>
+internal sealed partial class CtorFlowAnalysis
+{
+    private const int MaxStackDepth = 1024;
+    private const int MaxLocals = 4096;
+    private const int StepsPerInstruction = 16;
+
+    private readonly AssemblyImage _image;
+    private readonly MetadataReader _md;
+    private readonly MethodDefinitionHandle _method;
+    private readonly IlInstruction[] _code;
+    private readonly Dictionary<int, int> _indexOf;
+    private readonly MethodBodyBlock _body;
+    private readonly LambdaInspector _lambdas;
+    private readonly CallResolver _calls;
+    private readonly Dictionary<int, MethodDefinitionHandle> _cachedLambdas;
+    private readonly Dictionary<int, (string? Name, EntityHandle Handle)> _appliedTo = [];
+    private readonly FlowState?[] _in;
+
+    private CtorFlowAnalysis(AssemblyImage image, MethodDefinitionHandle method, MethodBodyBlock body, IlInstruction[] code, LambdaInspector lambdas, CallResolver calls)
+    {
+        _image = image;
+        _md = image.Metadata;
+        _method = method;
+        _body = body;
+        _code = code;
+        _lambdas = lambdas;
+        _calls = calls;
+        _indexOf = new Dictionary<int, int>(code.Length);
+        for (int i = 0; i < code.Length; i++)
+            _indexOf[code[i].Offset] = i;
+        _in = new FlowState?[code.Length];
+        _cachedLambdas = FindCachedLambdas(code);
+    }
+
+    /// <summary>Every positional pick in <paramref name="method"/>; throws <see cref="BadImageFormatException"/> on malformed IL.</summary>
+    public static IReadOnlyList<CtorPick> Analyze(AssemblyImage image, MethodDefinitionHandle method, MethodBodyBlock body, IlInstruction[] code, LambdaInspector lambdas, CallResolver calls)
+    {
+        var analysis = new CtorFlowAnalysis(image, method, body, code, lambdas, calls);
+        analysis.RunToFixpoint();
+        return analysis.CollectPicks();
+    }
+
+    private void RunToFixpoint()
+    {
+        MethodDefinition def = _md.GetMethodDefinition(_method);
+        int argCount = def.DecodeSignature(SignatureTypeNames.Instance, null).ParameterTypes.Length + ((def.Attributes & System.Reflection.MethodAttributes.Static) == 0 ? 1 : 0);
+        int localCount = LocalCount();
+        var work = new Stack<int>();
+        Merge(0, FlowState.Entry(localCount, argCount), work);
+
+        long budget = (long)_code.Length * StepsPerInstruction + 1024;
+        while (work.Count > 0)
+        {
+            if (--budget < 0)
+                throw new BadImageFormatException("the method's data flow did not settle (too complex to analyse)");
+            int index = work.Pop();
+            FlowState state = _in[index]!;
+            IlInstruction ins = _code[index];
+            foreach ((int target, FlowState next) in Step(ins, index, state))
+                Merge(target, next, work);
+            foreach (ExceptionRegion region in Handlers(ins.Offset))
+            {
+                bool catches = region.Kind is ExceptionRegionKind.Catch or ExceptionRegionKind.Filter;
+                Merge(IndexAt(region.HandlerOffset), state.ForHandler(catches), work);
+                if (region.Kind == ExceptionRegionKind.Filter)
+                    Merge(IndexAt(region.FilterOffset), state.ForHandler(true), work);
+            }
+        }
+    }
+
+    private void Merge(int index, FlowState state, Stack<int> work)
+    {
+        if (state.Stack.Length > MaxStackDepth)
+            throw new BadImageFormatException($"evaluation stack deeper than {MaxStackDepth}");
+        FlowState? old = _in[index];
+        FlowState merged = old is null ? state : FlowState.Join(old, state) ?? throw new BadImageFormatException($"inconsistent stack depth at IL_{_code[index].Offset:x4}");
+        if (old is not null && merged.SameAs(old))
+            return;
+        _in[index] = merged;
+        work.Push(index);
+    }
+
+    private int IndexAt(int offset) =>
+        _indexOf.TryGetValue(offset, out int index) ? index : throw new BadImageFormatException($"branch to IL_{offset:x4}, which is not an instruction");
+
+    private IEnumerable<ExceptionRegion> Handlers(int offset)
+    {
+        foreach (ExceptionRegion region in _body.ExceptionRegions)
+            if (offset >= region.TryOffset && offset < region.TryOffset + region.TryLength)
+                yield return region;
+    }
+
+    private int LocalCount()
+    {
+        if (_body.LocalSignature.IsNil)
+            return 0;
+        StandaloneSignature sig = _md.GetStandaloneSignature(_body.LocalSignature);
+        int count = sig.DecodeLocalSignature(SignatureTypeNames.Instance, null).Length;
+        return count <= MaxLocals ? count : throw new BadImageFormatException($"{count} locals exceed the limit of {MaxLocals}");
+    }
+
+    /// <summary>
+    /// The C# compiler caches non-capturing lambdas in static fields: "ldsfld cache; dup; brtrue; pop; ldsfld
+    /// instance; ldftn lambda; newobj; dup; stsfld cache". Map each cache field to its lambda up front, so the
+    /// value loaded on the fast path is known too.
+    /// </summary>
+    private Dictionary<int, MethodDefinitionHandle> FindCachedLambdas(IlInstruction[] code)
+    {
+        var map = new Dictionary<int, MethodDefinitionHandle>();
+        for (int i = 0; i < code.Length; i++)
+        {
+            if (code[i].OpCode != ILOpCode.Ldftn || !IsMethodDef(code[i].Token))
+                continue;
+            for (int j = i + 1; j < Math.Min(code.Length, i + 4); j++)
+            {
+                if (code[j].OpCode == ILOpCode.Stsfld)
+                {
+                    map[code[j].Token] = (MethodDefinitionHandle)MetadataTokens.EntityHandle(code[i].Token);
+                    break;
+                }
+            }
+        }
+        return map;
+    }
+
+    private static bool IsMethodDef(int token) => (token >> 24) == 0x06 && (token & 0xFFFFFF) != 0;
+}

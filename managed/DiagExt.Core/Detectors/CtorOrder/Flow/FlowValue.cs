@@ -1,0 +1,58 @@
+using System.Reflection.Metadata;
+
+namespace DiagExt.Core.Detectors.CtorOrder.Flow;
+
+/// <summary>
+/// What the stack simulation knows about one IL stack slot, local or field. Everything it does not
+/// model is <see cref="Unknown"/>; records give the value equality the fixpoint needs.
+/// </summary>
+internal abstract record FlowValue
+{
+    public static FlowValue Unknown { get; } = new UnknownValue();
+
+    public static FlowValue Join(FlowValue a, FlowValue b)
+    {
+        if (a.Equals(b))
+            return a;
+        if (a is CtorList ca && b is CtorList cb && ca.Site == cb.Site)
+            return ca.JoinWith(cb);
+        return Unknown;
+    }
+}
+
+internal sealed record UnknownValue : FlowValue;
+
+internal sealed record IntValue(int Value) : FlowValue;
+
+/// <summary>A System.Type whose identity the code shows: <c>typeof(T)</c>.</summary>
+internal sealed record TypeValue(string Name, EntityHandle Handle) : FlowValue;
+
+/// <summary>
+/// Constructors as reflection returned them: from the call at IL offset <see cref="Site"/>, perhaps
+/// filtered, projected or sorted since. <see cref="Order"/> is set once the list was sorted by a key.
+/// </summary>
+internal sealed record CtorList(int Site, bool IsIndexable, SortKey? Order, string Chain) : FlowValue
+{
+    public CtorList JoinWith(CtorList other) => new(Site, IsIndexable && other.IsIndexable, SortKey.Either(Order, other.Order), Chain.Length >= other.Chain.Length ? Chain : other.Chain);
+
+    /// <summary>Whether the list's order can differ between runtimes: reflection's own order, or a sort with ties.</summary>
+    public bool OrderMatters => Order is null || Order.CanTie;
+}
+
+/// <summary>How a constructor list was sorted, and whether two constructors can have equal keys (a tie keeps reflection's order).</summary>
+internal sealed record SortKey(string How, bool CanTie)
+{
+    public static SortKey? Either(SortKey? a, SortKey? b) => a is null ? b : b is null ? a : a.CanTie ? a : b;
+}
+
+/// <summary>The length (or count) of the constructor list from <see cref="Site"/>.</summary>
+internal sealed record LengthValue(int Site) : FlowValue;
+
+/// <summary>The boolean "length of Site op K".</summary>
+internal sealed record ComparisonValue(int Site, CompareOp Op, int K) : FlowValue
+{
+    public ComparisonValue Negated => this with { Op = Op.Negate() };
+}
+
+/// <summary>A method pointer (ldftn) or a delegate made from one: a lambda's body can be read.</summary>
+internal sealed record MethodValue(MethodDefinitionHandle Method, bool IsDelegate) : FlowValue;

@@ -1,0 +1,110 @@
+using DiagExt.Core.Il;
+
+namespace DiagExt.Core.Detectors.CtorOrder.Flow;
+
+/// <summary>The calls the constructor-order analysis understands; everything else is opaque.</summary>
+internal enum KnownCallKind
+{
+    Other,
+
+    /// <summary>Type.GetConstructors() / GetConstructors(BindingFlags) / TypeExtensions.GetConstructors.</summary>
+    GetConstructors,
+
+    /// <summary>TypeInfo.DeclaredConstructors.</summary>
+    DeclaredConstructors,
+
+    /// <summary>Type.GetTypeFromHandle: the second half of typeof(T).</summary>
+    TypeFromHandle,
+
+    /// <summary>GetTypeInfo(): the same type seen as TypeInfo.</summary>
+    TypeInfo,
+
+    /// <summary>Order-preserving steps: Where, Select, ToArray, ToList, Cast, new List&lt;T&gt;(source)...</summary>
+    PassThrough,
+
+    /// <summary>OrderBy/OrderByDescending/ThenBy/ThenByDescending with a key selector.</summary>
+    OrderBy,
+
+    /// <summary>Array.Sort / List.Sort: unstable, so equal keys come out in any order.</summary>
+    Sort,
+
+    /// <summary>First/FirstOrDefault/Last/LastOrDefault, with or without a predicate.</summary>
+    PickEnd,
+
+    /// <summary>ElementAt/ElementAtOrDefault(index).</summary>
+    ElementAt,
+
+    /// <summary>Indexer of a list: list[i].</summary>
+    IndexGet,
+
+    /// <summary>Single/SingleOrDefault: throws when more than one matches, so order does not matter.</summary>
+    Single,
+
+    /// <summary>Count/Length of the list.</summary>
+    Count,
+
+    /// <summary>Any() without a predicate: Count > 0.</summary>
+    Any,
+}
+
+internal static class KnownCall
+{
+    public static KnownCallKind Classify(MethodReference m)
+    {
+        string owner = m.OpenDeclaringType;
+        string name = m.Name;
+        switch (owner)
+        {
+            case "System.Type" or "System.Reflection.TypeInfo" or "System.RuntimeType":
+                return name switch
+                {
+                    "GetConstructors" when m.HasThis && m.ParameterCount <= 1 => KnownCallKind.GetConstructors,
+                    "get_DeclaredConstructors" => KnownCallKind.DeclaredConstructors,
+                    "GetTypeFromHandle" when !m.HasThis => KnownCallKind.TypeFromHandle,
+                    "GetTypeInfo" => KnownCallKind.TypeInfo,
+                    _ => KnownCallKind.Other,
+                };
+            case "System.Reflection.TypeExtensions":
+                return name == "GetConstructors" ? KnownCallKind.GetConstructors : KnownCallKind.Other;
+            case "System.Reflection.IntrospectionExtensions":
+                return name == "GetTypeInfo" ? KnownCallKind.TypeInfo : KnownCallKind.Other;
+            case "System.Linq.Enumerable":
+                return name switch
+                {
+                    "First" or "FirstOrDefault" or "Last" or "LastOrDefault" => KnownCallKind.PickEnd,
+                    "ElementAt" or "ElementAtOrDefault" => KnownCallKind.ElementAt,
+                    "Single" or "SingleOrDefault" => KnownCallKind.Single,
+                    "OrderBy" or "OrderByDescending" or "ThenBy" or "ThenByDescending" when m.ParameterCount == 2 => KnownCallKind.OrderBy,
+                    "Count" or "LongCount" when m.ParameterCount == 1 => KnownCallKind.Count,
+                    "Any" when m.ParameterCount == 1 => KnownCallKind.Any,
+                    "Where" or "Select" or "ToArray" or "ToList" or "AsEnumerable" or "Cast" or "OfType" or "Reverse"
+                        or "Distinct" or "Concat" => KnownCallKind.PassThrough,
+                    _ => KnownCallKind.Other,
+                };
+            case "System.Collections.Generic.List" or "System.Collections.Generic.IList" or "System.Collections.Generic.IReadOnlyList"
+                or "System.Collections.ObjectModel.Collection" or "System.Collections.ObjectModel.ReadOnlyCollection"
+                or "System.Collections.Immutable.ImmutableArray" or "System.Collections.Generic.ICollection"
+                or "System.Collections.Generic.IReadOnlyCollection" or "System.Collections.IList" or "System.Collections.ICollection":
+                return name switch
+                {
+                    ".ctor" when m.ParameterCount == 1 => KnownCallKind.PassThrough,
+                    "get_Item" when m.ParameterCount == 1 => KnownCallKind.IndexGet,
+                    "get_Count" or "get_Length" => KnownCallKind.Count,
+                    "Sort" => KnownCallKind.Sort,
+                    _ => KnownCallKind.Other,
+                };
+            case "System.Array":
+                return name switch
+                {
+                    "Sort" => KnownCallKind.Sort,
+                    "get_Length" => KnownCallKind.Count,
+                    _ => KnownCallKind.Other,
+                };
+            default:
+                return KnownCallKind.Other;
+        }
+    }
+
+    /// <summary>Whether a call's token could name a constructor source: the cheap test that decides which methods to analyse.</summary>
+    public static bool IsSource(MethodReference m) => Classify(m) is KnownCallKind.GetConstructors or KnownCallKind.DeclaredConstructors;
+}

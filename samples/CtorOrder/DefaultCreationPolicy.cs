@@ -1,0 +1,28 @@
+using System.Reflection;
+
+namespace CtorOrderSample;
+
+/// <summary>
+/// Enterprise Library ObjectBuilder's default policy, as the blog quotes it: the first constructor
+/// reflection returns is the one used. Parameters are resolved by the container (here: strings fail).
+/// </summary>
+public sealed class DefaultCreationPolicy
+{
+    public ConstructorInfo? SelectConstructor(Type typeToBuild)
+    {
+        ConstructorInfo[] constructors = typeToBuild.GetConstructors();
+        if (constructors.Length > 0)
+        {
+            return constructors[0];
+        }
+        return null;
+    }
+
+    public object Build(Type typeToBuild)
+    {
+        ConstructorInfo constructor = SelectConstructor(typeToBuild) ?? throw new InvalidOperationException($"{typeToBuild.Name} has no public constructor");
+        if (constructor.GetParameters().Length > 0)
+            throw new InvalidOperationException($"cannot build {typeToBuild.Name}: the first constructor needs {constructor.GetParameters()[0].ParameterType.Name}");
+        return constructor.Invoke(null);
+    }
+}

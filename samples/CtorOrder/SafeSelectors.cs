@@ -1,0 +1,60 @@
+using System.Reflection;
+
+namespace CtorOrderSample;
+
+/// <summary>Ways to choose a constructor that do not depend on reflection's order: none may be flagged.</summary>
+public static class SafeSelectors
+{
+    /// <summary>Single() throws when there is more than one.</summary>
+    public static ConstructorInfo OnlyOne(Type type) => type.GetConstructors().Single();
+
+    /// <summary>Index 0 only after proving there is exactly one.</summary>
+    public static ConstructorInfo? GuardedByLength(Type type)
+    {
+        ConstructorInfo[] constructors = type.GetConstructors();
+        if (constructors.Length == 1)
+            return constructors[0];
+        return null;
+    }
+
+    /// <summary>Index 0 on the other side of a "more than one" check that throws.</summary>
+    public static ConstructorInfo GuardedByThrow(Type type)
+    {
+        ConstructorInfo[] constructors = type.GetConstructors();
+        if (constructors.Length != 1)
+            throw new InvalidOperationException($"{type.Name} must have exactly one public constructor, not {constructors.Length}");
+        return constructors[0];
+    }
+
+    /// <summary>Picks by parameter types.</summary>
+    public static ConstructorInfo? ByParameterTypes(Type type) => type.GetConstructor([typeof(string)]);
+
+    /// <summary>Picks the parameterless one by looking at the parameters.</summary>
+    public static ConstructorInfo? Parameterless(Type type) => type.GetConstructors().FirstOrDefault(c => c.GetParameters().Length == 0);
+
+    /// <summary>Sorts by a key no two constructors share: declaration (metadata token) order, the same on every runtime.</summary>
+    public static ConstructorInfo DeclarationOrder(Type type) => type.GetConstructors().OrderBy(c => c.MetadataToken).First();
+
+    /// <summary>Visits every constructor: no position is privileged.</summary>
+    public static int CountWithParameters(Type type)
+    {
+        int count = 0;
+        ConstructorInfo[] constructors = type.GetConstructors();
+        for (int i = 0; i < constructors.Length; i++)
+            if (constructors[i].GetParameters().Length > 0)
+                count++;
+        return count;
+    }
+
+    /// <summary>A type with one public constructor: index 0 is that one on every runtime.</summary>
+    public static ConstructorInfo OfSingleConstructorType() => typeof(Base).GetConstructors(BindingFlags.NonPublic | BindingFlags.Instance).Length == 0
+        ? typeof(OneConstructor).GetConstructors()[0]
+        : throw new InvalidOperationException();
+
+    public sealed class OneConstructor
+    {
+        public OneConstructor(int value) => Value = value;
+
+        public int Value { get; }
+    }
+}
