@@ -20,8 +20,10 @@ public sealed class SourceLines : IDisposable
     {
         try
         {
-            string? directory = assemblyPath is null ? null : Path.GetDirectoryName(Path.GetFullPath(assemblyPath));
-            if (pe.TryOpenAssociatedPortablePdb(assemblyPath ?? "", path => OpenBeside(path, directory), out MetadataReaderProvider? provider, out _) && provider is not null)
+            if (assemblyPath is null)
+                return Embedded(pe);
+            string? directory = Path.GetDirectoryName(Path.GetFullPath(assemblyPath));
+            if (pe.TryOpenAssociatedPortablePdb(assemblyPath, path => OpenBeside(path, directory), out MetadataReaderProvider? provider, out _) && provider is not null)
                 return new SourceLines(provider);
         }
         catch (Exception e) when (e is BadImageFormatException or IOException or InvalidOperationException or ArgumentException or UnauthorizedAccessException)
@@ -60,6 +62,15 @@ public sealed class SourceLines : IDisposable
     }
 
     public void Dispose() => _provider.Dispose();
+
+    /// <summary>An image with no file (inside a package, in a dump) can still carry its PDB embedded.</summary>
+    private static SourceLines? Embedded(PEReader pe)
+    {
+        foreach (DebugDirectoryEntry entry in pe.ReadDebugDirectory())
+            if (entry.Type == DebugDirectoryEntryType.EmbeddedPortablePdb)
+                return new SourceLines(pe.ReadEmbeddedPortablePdbDebugDirectoryData(entry));
+        return null;
+    }
 
     /// <summary>Only a PDB file in the assembly's own folder is opened, never a path the image dictates.</summary>
     private static Stream? OpenBeside(string pdbPath, string? directory)

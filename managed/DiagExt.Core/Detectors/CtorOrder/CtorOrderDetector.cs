@@ -52,6 +52,7 @@ public sealed class CtorOrderDetector : IDetector
         }
 
         LoadedTypeOrders.Result orders = LoadedTypeOrders.Read(context, _interest, images);
+        string? runtimeDirectory = RuntimeDirectory(runtime);
         var findings = new List<Finding>();
         var linked = new HashSet<TypeCtorOrder>();
         foreach ((CallSite site, ClrModule module) in sites)
@@ -60,6 +61,10 @@ public sealed class CtorOrderDetector : IDetector
                 .Where(t => t.Order.FirstDiffers && AppliesTo(site, t.Order, t.Module, images))
                 .Select(t => t.Order)
                 .ToList();
+            // The runtime's own libraries have a few such picks on fixed types (CoreLib's MarshalAsAttribute):
+            // they are the runtime's business unless this process shows one of their types reordered.
+            if (reordered.Count == 0 && IsUnder(module.Name, runtimeDirectory))
+                continue;
             linked.UnionWith(reordered);
             findings.Add(CtorOrderFindingBuilder.ForCallSite(site, reordered));
         }
@@ -68,6 +73,12 @@ public sealed class CtorOrderDetector : IDetector
         findings.AddRange(ObservedOrders.Summarize(orders, images.Problems));
         return findings;
     }
+
+    private static string? RuntimeDirectory(ClrRuntime runtime) =>
+        runtime.BaseClassLibrary?.Name is { } coreLib ? Path.GetDirectoryName(coreLib) : null;
+
+    private static bool IsUnder(string? file, string? directory) =>
+        file is not null && directory is not null && string.Equals(Path.GetDirectoryName(file), directory, StringComparison.Ordinal);
 
     /// <summary>
     /// Whether a call site can be applied to a type: the code names it, or the type's assembly is the call

@@ -111,7 +111,7 @@ internal sealed partial class CtorFlowAnalysis
             case ILOpCode.Ldtoken:
                 return state.WithStack(Push(stack, TypeToken(ins.Token)));
             case ILOpCode.Ldftn:
-                return state.WithStack(Push(stack, IsMethodDef(ins.Token) ? new MethodValue((MethodDefinitionHandle)MetadataTokens.EntityHandle(ins.Token), false) : FlowValue.Unknown));
+                return state.WithStack(Push(stack, LocalMethods.Resolve(_md, ins.Token) is { } target ? new MethodValue(target, false) : FlowValue.Unknown));
             case ILOpCode.Ldsfld:
                 return state.WithStack(Push(stack, _cachedLambdas.TryGetValue(ins.Token, out MethodDefinitionHandle lambda)
                     ? new MethodValue(lambda, true)

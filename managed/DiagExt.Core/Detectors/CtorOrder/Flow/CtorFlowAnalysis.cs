@@ -121,19 +121,17 @@ internal sealed partial class CtorFlowAnalysis
         var map = new Dictionary<int, MethodDefinitionHandle>();
         for (int i = 0; i < code.Length; i++)
         {
-            if (code[i].OpCode != ILOpCode.Ldftn || !IsMethodDef(code[i].Token))
+            if (code[i].OpCode != ILOpCode.Ldftn || LocalMethods.Resolve(_md, code[i].Token) is not { } lambda)
                 continue;
             for (int j = i + 1; j < Math.Min(code.Length, i + 4); j++)
             {
                 if (code[j].OpCode == ILOpCode.Stsfld)
                 {
-                    map[code[j].Token] = (MethodDefinitionHandle)MetadataTokens.EntityHandle(code[i].Token);
+                    map[code[j].Token] = lambda;
                     break;
                 }
             }
         }
         return map;
     }
-
-    private static bool IsMethodDef(int token) => (token >> 24) == 0x06 && (token & 0xFFFFFF) != 0;
 }
