@@ -29,9 +29,17 @@ Type sample = types.Length > 0 ? types[0] : typeof(Base);
 Console.WriteLine($"hazardous: {HazardousSelectors.FirstOfAll(sample)} | {HazardousSelectors.FirstDeclared(sample)} | {HazardousSelectors.ElementZero(sample)} | {HazardousSelectors.Greediest(typeof(Base))} | {HazardousSelectors.FirstPublicLast(sample)}");
 Console.WriteLine($"safe: {SafeSelectors.GuardedByLength(typeof(SafeSelectors.OneConstructor))} | {SafeSelectors.ByParameterTypes(sample)} | {SafeSelectors.Parameterless(sample)} | {SafeSelectors.DeclarationOrder(sample)} | {SafeSelectors.CountWithParameters(sample)} | {SafeSelectors.OfSingleConstructorType()} | {SafeSelectors.OnlyOne(typeof(SafeSelectors.OneConstructor))} | {SafeSelectors.GuardedByThrow(typeof(SafeSelectors.OneConstructor))}");
 
+// "--orders FILE": the order reflection returned for each type, for tests to compare with what a dump shows.
+int ordersAt = Array.IndexOf(args, "--orders");
+if (ordersAt >= 0 && ordersAt + 1 < args.Length)
+{
+    File.WriteAllLines(args[ordersAt + 1], types.Prepend(typeof(Base)).Select(t =>
+        $"{t.FullName}: {string.Join(", ", t.GetConstructors().Select(c => $".ctor({string.Join(", ", c.GetParameters().Select(p => p.ParameterType.Name))})"))}"));
+}
+
 if (args.Contains("--exit"))
     return reordered == 0 ? 0 : 3;
-Console.WriteLine($"READY {Environment.ProcessId}");
+Console.WriteLine($"READY {System.Diagnostics.Process.GetCurrentProcess().Id}");
 Thread.Sleep(Timeout.Infinite);
 return 0;
 

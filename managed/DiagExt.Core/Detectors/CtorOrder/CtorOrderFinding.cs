@@ -23,4 +23,10 @@ public sealed record CtorOrderFinding : Finding
 
     /// <summary>The types involved, with both orders; empty for a call site alone.</summary>
     public IReadOnlyList<TypeCtorOrder> Types { get; init; } = [];
+
+    /// <summary>On the observed-orders finding: how the MethodDesc chunk reconstruction compared with reflection's cache.</summary>
+    public ChunkOrderCheck? MethodDescChunkCheck { get; init; }
 }
+
+/// <summary>For how many types the reconstructed MethodDesc chunk order equals the order in reflection's cache.</summary>
+public sealed record ChunkOrderCheck(int Agrees, int Differs, int NotPossible);

@@ -33,6 +33,7 @@ internal static class ObservedOrders
                 Summary = $"Reflection listed the constructors of {types.Count} type(s) with two or more constructors from {module.Key} in this process ({TypeCtorOrder.FromReflectionCache}).",
                 Evidence = evidence,
                 Types = types,
+                MethodDescChunkCheck = new ChunkOrderCheck(orders.ChunkOrderAgrees, orders.ChunkOrderDisagrees, orders.ChunkOrderUnknown),
             };
         }
     }

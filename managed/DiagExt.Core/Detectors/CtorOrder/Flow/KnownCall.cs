@@ -16,7 +16,7 @@ internal enum KnownCallKind
     /// <summary>Type.GetTypeFromHandle: the second half of typeof(T).</summary>
     TypeFromHandle,
 
-    /// <summary>GetTypeInfo(): the same type seen as TypeInfo.</summary>
+    /// <summary>GetTypeInfo() or MakeGenericType(): the same constructors, seen through another Type object.</summary>
     TypeInfo,
 
     /// <summary>Order-preserving steps: Where, Select, ToArray, ToList, Cast, new List&lt;T&gt;(source)...</summary>
@@ -62,6 +62,8 @@ internal static class KnownCall
                     "get_DeclaredConstructors" => KnownCallKind.DeclaredConstructors,
                     "GetTypeFromHandle" when !m.HasThis => KnownCallKind.TypeFromHandle,
                     "GetTypeInfo" => KnownCallKind.TypeInfo,
+                    // Every instantiation of a generic type has its definition's constructors.
+                    "MakeGenericType" => KnownCallKind.TypeInfo,
                     _ => KnownCallKind.Other,
                 };
             case "System.Reflection.TypeExtensions":

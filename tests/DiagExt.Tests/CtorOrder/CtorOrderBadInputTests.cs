@@ -1,0 +1,71 @@
+using DiagExt.Tests.Infrastructure;
+
+namespace DiagExt.Tests.CtorOrder;
+
+/// <summary>Static mode on bad input: one line and exit 2 for what cannot be scanned at all; damaged files are named, never fatal.</summary>
+[TestFixture]
+public class CtorOrderBadInputTests
+{
+    [Test]
+    public void Missing_path_is_one_line_and_exit_2()
+    {
+        Diagext.Result result = Diagext.Run("ctororder", "--assembly", "/nonexistent/bin/App.dll");
+
+        Assert.That(result.ExitCode, Is.EqualTo(2));
+        Assert.That(result.Stderr.Trim().Split('\n'), Has.Length.EqualTo(1));
+        Assert.That(result.Stderr, Does.Contain("no such file or folder"));
+    }
+
+    [Test]
+    public void Glob_matching_nothing_is_exit_2()
+    {
+        Diagext.Result result = Diagext.Run("ctororder", "--assembly", Path.Combine(Repo.WorkDirectory, "no-such-*.dll"));
+
+        Assert.That(result.ExitCode, Is.EqualTo(2));
+        Assert.That(result.Stderr, Does.Contain("matches no .dll"));
+    }
+
+    [Test]
+    public void Assembly_and_pid_together_is_a_usage_error()
+    {
+        Diagext.Result result = Diagext.Run("ctororder", "--assembly", "x.dll", "--pid", "1");
+
+        Assert.That(result.ExitCode, Is.EqualTo(2));
+        Assert.That(result.Stderr, Does.Contain("takes no --pid"));
+    }
+
+    [Test]
+    public void Native_and_garbage_files_are_skipped_not_fatal()
+    {
+        string dir = Path.Combine(Repo.WorkDirectory, "ctororder-garbage");
+        Directory.CreateDirectory(dir);
+        File.WriteAllText(Path.Combine(dir, "notes.dll"), "not a PE file at all");
+        File.Copy("/bin/ls", Path.Combine(dir, "native.exe"), overwrite: true);
+        File.WriteAllBytes(Path.Combine(dir, "broken.nupkg"), [0x50, 0x4B, 3, 4, 0, 0]);
+
+        Diagext.Result result = Diagext.Run("ctororder", "--assembly", dir);
+
+        Assert.That(result.ExitCode, Is.EqualTo(0), result.Stdout + result.Stderr);
+        Assert.That(result.Stderr, Is.Empty);
+        Assert.That(result.Stdout, Does.Contain("native files skipped"));
+        Assert.That(result.Stdout, Does.Contain("not a readable package"));
+    }
+
+    [TestCase(0.5)]
+    [TestCase(0.97)]
+    public void Truncated_assembly_is_named_and_the_scan_goes_on(double keep)
+    {
+        string sample = SampleBuilder.Build("CtorOrder") + ".dll";
+        string dir = Path.Combine(Repo.WorkDirectory, $"ctororder-truncated-{keep}");
+        Directory.CreateDirectory(dir);
+        byte[] bytes = File.ReadAllBytes(sample);
+        File.WriteAllBytes(Path.Combine(dir, "Truncated.dll"), bytes[..(int)(bytes.Length * keep)]);
+        File.Copy(sample, Path.Combine(dir, "Whole.dll"), overwrite: true);
+
+        Diagext.Result result = Diagext.Run("ctororder", "--assembly", dir, "--json");
+
+        Assert.That(result.ExitCode, Is.EqualTo(1), result.Stderr);
+        Assert.That(result.Stderr, Is.Empty);
+        Assert.That(result.Findings.Count(f => f.GetProperty("callSite").GetProperty("assemblyPath").GetString()!.EndsWith("Whole.dll")), Is.EqualTo(7));
+    }
+}

@@ -1,0 +1,98 @@
+using System.Reflection;
+using System.Text.Json;
+using DiagExt.Tests.Infrastructure;
+
+namespace DiagExt.Tests.CtorOrder;
+
+/// <summary>
+/// "ctororder --assembly" on the built CtorOrder sample: every hazardous selector is found, at an IL offset
+/// that really holds the pick (checked with the runtime's own reflection), and no safe selector is.
+/// </summary>
+[TestFixture]
+public class CtorOrderSampleScanTests
+{
+    private static readonly string[] Hazardous =
+    [
+        "CtorOrderSample.DefaultCreationPolicy.SelectConstructor",
+        "CtorOrderSample.HazardousSelectors.FirstOfAll",
+        "CtorOrderSample.HazardousSelectors.FirstDeclared",
+        "CtorOrderSample.HazardousSelectors.ElementZero",
+        "CtorOrderSample.HazardousSelectors.Greediest",
+        "CtorOrderSample.HazardousSelectors.FirstPublicLast",
+        "Program.<<Main>$>g__CheckCtorOrder|0_2", // the seed's own check takes infos[0] too
+    ];
+
+    private static string SampleDll => SampleBuilder.Build("CtorOrder") + ".dll";
+
+    [Test]
+    public void Finds_every_hazardous_selector_and_no_safe_one()
+    {
+        Diagext.Result result = Diagext.Run("ctororder", "--assembly", SampleDll, "--json");
+
+        Assert.That(result.ExitCode, Is.EqualTo(1), result.Stderr);
+        string[] methods = result.Findings.Select(f => MethodName(f.GetProperty("callSite").GetProperty("method").GetString()!)).ToArray();
+        Assert.That(methods, Is.EquivalentTo(Hazardous));
+        Assert.That(result.Findings.All(f => f.GetProperty("severity").GetString() == "warning"));
+        Assert.That(result.Findings.All(f => f.GetProperty("kind").GetString() == "positional-constructor-pick"));
+    }
+
+    [Test]
+    public void Reports_il_offsets_that_hold_the_pick_and_the_source_line()
+    {
+        Diagext.Result result = Diagext.Run("ctororder", "--assembly", SampleDll, "--json");
+        Assembly sample = Assembly.LoadFile(Path.GetFullPath(SampleDll));
+
+        foreach (JsonElement finding in result.Findings)
+        {
+            JsonElement site = finding.GetProperty("callSite");
+            int token = site.GetProperty("methodToken").GetInt32();
+            int offset = site.GetProperty("ilOffset").GetInt32();
+            byte[] il = sample.ManifestModule.ResolveMethod(token)!.GetMethodBody()!.GetILAsByteArray()!;
+            // ldelem.ref (0x9A), ldelem (0xA3), call (0x28) or callvirt (0x6F): the instruction that takes the element.
+            Assert.That(il[offset], Is.AnyOf((byte)0x9A, (byte)0xA3, (byte)0x28, (byte)0x6F), $"{site} IL_{offset:x4}");
+
+            string file = site.GetProperty("sourceFile").GetString()!;
+            int line = site.GetProperty("sourceLine").GetInt32();
+            Assert.That(File.Exists(file), file);
+            string text = File.ReadAllLines(file)[line - 1];
+            Assert.That(text, Does.Match(@"\[0\]|First|ElementAt|\[constructors"), $"{file}:{line}: {text}");
+        }
+    }
+
+    [Test]
+    public void Applied_type_is_named_when_the_code_names_it()
+    {
+        Diagext.Result result = Diagext.Run("ctororder", "--assembly", SampleDll, "--json");
+
+        // SafeSelectors.OfSingleConstructorType: typeof(OneConstructor).GetConstructors()[0] has one constructor: not reported.
+        Assert.That(result.Stdout, Does.Not.Contain("OneConstructor"));
+        Assert.That(result.Stdout, Does.Not.Contain("SafeSelectors"));
+    }
+
+    [Test]
+    public void Globs_and_folders_expand_to_the_assembly()
+    {
+        string folder = Path.GetDirectoryName(SampleDll)!;
+
+        Diagext.Result byFolder = Diagext.Run("ctororder", "--assembly", folder, "--json");
+        Diagext.Result byGlob = Diagext.Run("ctororder", "--assembly", Path.Combine(folder, "**", "CtorOrder.dll"), "--json");
+
+        Assert.That(byFolder.ExitCode, Is.EqualTo(1), byFolder.Stderr);
+        Assert.That(byGlob.ExitCode, Is.EqualTo(1), byGlob.Stderr);
+        Assert.That(byGlob.Findings.Count(), Is.EqualTo(Hazardous.Length));
+        Assert.That(byFolder.Findings.Count(), Is.GreaterThanOrEqualTo(Hazardous.Length));
+    }
+
+    [Test]
+    public void Text_output_names_method_pattern_and_line()
+    {
+        Diagext.Result result = Diagext.Run("ctororder", "--assembly", SampleDll);
+
+        Assert.That(result.ExitCode, Is.EqualTo(1));
+        Assert.That(result.Stdout, Does.Contain("[ctororder] DefaultCreationPolicy.SelectConstructor takes a constructor by position: GetConstructors()[0]"));
+        Assert.That(result.Stdout, Does.Contain("DefaultCreationPolicy.cs:16"));
+        Assert.That(result.Stdout, Does.Contain("OrderByDescending(key).First() (sort key can tie"));
+    }
+
+    private static string MethodName(string display) => display[..display.IndexOf('(')];
+}
