@@ -15,8 +15,11 @@ public sealed record CallSite(
     string Pattern,
     string? AppliedTo,
     string? SourceFile,
-    int? SourceLine)
+    int? SourceLine,
+    bool SortedFirst = false)
 {
+    // SortedFirst: the list was sorted before the pick; a reordered type then matters only where two keys tie.
+
     /// <summary>"Type.Method(...) IL_0012 (File.cs:42)" for one-line reports.</summary>
     public string Location => $"{Method} IL_{IlOffset:x4}{(SourceFile is null ? "" : $" ({Path.GetFileName(SourceFile)}:{SourceLine})")}";
 }

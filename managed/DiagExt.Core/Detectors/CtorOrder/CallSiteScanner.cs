@@ -107,7 +107,8 @@ public static class CallSiteScanner
             pick.Pattern,
             pick.AppliedTo,
             line?.File,
-            line?.Line);
+            line?.Line,
+            pick.Sorted);
     }
 
     private static string OneLine(string s) => s.ReplaceLineEndings(" ");

@@ -9,7 +9,9 @@ internal static class CtorOrderFindingBuilder
     /// <summary>A call site, with the reordered types it is applied to when the target shows them (then it is proven).</summary>
     public static CtorOrderFinding ForCallSite(CallSite site, IReadOnlyList<TypeCtorOrder> reordered)
     {
-        bool proven = reordered.Count > 0;
+        // A sort before the pick hides reflection's order unless two keys tie, which the dump cannot tell:
+        // reordered types are then listed, but the finding stays a warning.
+        bool proven = reordered.Count > 0 && !site.SortedFirst;
         string where = $"{MetadataNames.Short(site.Type)}.{MethodName(site.Method)}";
         var evidence = new List<Markup>
         {
@@ -23,6 +25,8 @@ internal static class CtorOrderFindingBuilder
             evidence.Add(Markup.Text($"applied to: {site.AppliedTo} (named in the code)"));
         if (!proven)
             evidence.Add(Markup.Text($"why a warning: {CtorOrderAdvice.WhyWarning}"));
+        if (reordered.Count > 0 && !proven)
+            evidence.Add(Markup.Text("sorted before the pick: the types below reach it in another order only if two of their sort keys tie"));
         foreach (TypeCtorOrder type in reordered.Take(10))
             evidence.Add(OrderLine(type));
         if (reordered.Count > 10)

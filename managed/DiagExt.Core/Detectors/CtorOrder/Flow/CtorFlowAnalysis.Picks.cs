@@ -57,7 +57,7 @@ internal sealed partial class CtorFlowAnalysis
             return null;
         string pattern = list.Chain + pick + (list.Order is { CanTie: true } ? " (sort key can tie: equal keys keep reflection's order)" : "");
         (string? name, EntityHandle handle) = _appliedTo.GetValueOrDefault(list.Site);
-        return new CtorPick(_method, list.Site, ins.Offset, pattern, name, handle);
+        return new CtorPick(_method, list.Site, ins.Offset, pattern, name, handle, list.Order is not null);
     }
 
     private static bool IsElementLoad(ILOpCode op) => op is ILOpCode.Ldelem_ref or ILOpCode.Ldelem or ILOpCode.Ldelema;

@@ -12,4 +12,5 @@ internal sealed record CtorPick(
     int PickOffset,
     string Pattern,
     string? AppliedTo,
-    EntityHandle AppliedToHandle);
+    EntityHandle AppliedToHandle,
+    bool Sorted);
