@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using System.Reflection;
 
 namespace CtorOrderSample;
@@ -8,6 +9,13 @@ namespace CtorOrderSample;
 /// </summary>
 public sealed class DefaultCreationPolicy
 {
+    // Like ObjectBuilder's ConstructorPolicy list, the container remembers the constructor it chose. Each
+    // ConstructorInfo keeps its type's reflection cache alive (reflection itself holds it only weakly).
+    private readonly ConcurrentDictionary<Type, ConstructorInfo> _chosen = new();
+
+    /// <summary>The application's container, alive as long as the process.</summary>
+    public static DefaultCreationPolicy Shared { get; } = new();
+
     public ConstructorInfo? SelectConstructor(Type typeToBuild)
     {
         ConstructorInfo[] constructors = typeToBuild.GetConstructors();
@@ -20,7 +28,7 @@ public sealed class DefaultCreationPolicy
 
     public object Build(Type typeToBuild)
     {
-        ConstructorInfo constructor = SelectConstructor(typeToBuild) ?? throw new InvalidOperationException($"{typeToBuild.Name} has no public constructor");
+        ConstructorInfo constructor = _chosen.GetOrAdd(typeToBuild, t => SelectConstructor(t) ?? throw new InvalidOperationException($"{t.Name} has no public constructor"));
         if (constructor.GetParameters().Length > 0)
             throw new InvalidOperationException($"cannot build {typeToBuild.Name}: the first constructor needs {constructor.GetParameters()[0].ParameterType.Name}");
         return constructor.Invoke(null);

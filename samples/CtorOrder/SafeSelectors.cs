@@ -27,7 +27,7 @@ public static class SafeSelectors
     }
 
     /// <summary>Picks by parameter types.</summary>
-    public static ConstructorInfo? ByParameterTypes(Type type) => type.GetConstructor([typeof(string)]);
+    public static ConstructorInfo? ByParameterTypes(Type type) => type.GetConstructor(new[] { typeof(string) });
 
     /// <summary>Picks the parameterless one by looking at the parameters.</summary>
     public static ConstructorInfo? Parameterless(Type type) => type.GetConstructors().FirstOrDefault(c => c.GetParameters().Length == 0);

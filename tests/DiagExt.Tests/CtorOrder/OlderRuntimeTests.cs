@@ -6,7 +6,7 @@ namespace DiagExt.Tests.CtorOrder;
 /// <summary>
 /// The same sample published self-contained for .NET Core 3.1.3 (runtime pack from NuGet), run and dumped
 /// with that runtime's createdump. .NET Core 3.1 lists a later MethodDesc chunk first, so the type whose two
-/// constructors straddle MethodDef row 0x4000 (DerivedSealed8177) returns ctor(String) first: the seed's
+/// constructors straddle MethodDef row 0x4000 (DerivedSealed8189 with this compiler) returns ctor(String) first: the seed's
 /// failure, for real. diagext must prove the hazard at the ObjectBuilder-style call site. Slow: the
 /// publish compiles 10,000 classes again (about a minute the first time).
 /// </summary>
@@ -14,9 +14,24 @@ namespace DiagExt.Tests.CtorOrder;
 public class OlderRuntimeTests
 {
     private static readonly object Gate = new();
-    private static (string Dump, string Output)? _run;
+    private static (string Dump, string Output, string Straddling)? _run;
 
-    private static (string Dump, string Output) Run()
+    /// <summary>The DerivedSealed type whose two constructors are MethodDef rows 0x3FFF and 0x4000, read from the built assembly.</summary>
+    private static string StraddlingType(string assembly)
+    {
+        using var pe = new System.Reflection.PortableExecutable.PEReader(File.OpenRead(assembly));
+        System.Reflection.Metadata.MetadataReader md = System.Reflection.Metadata.PEReaderExtensions.GetMetadataReader(pe);
+        foreach (var handle in md.TypeDefinitions)
+        {
+            var type = md.GetTypeDefinition(handle);
+            int[] rows = type.GetMethods().Select(m => System.Reflection.Metadata.Ecma335.MetadataTokens.GetRowNumber(m)).ToArray();
+            if (rows.Length == 2 && rows.Contains(0x3FFF) && rows.Contains(0x4000))
+                return md.GetString(type.Name);
+        }
+        throw new InvalidOperationException("no DerivedSealed type straddles MethodDef row 0x4000: adjust DerivedSealedPadding");
+    }
+
+    private static (string Dump, string Output, string Straddling) Run()
     {
         lock (Gate)
         {
@@ -28,7 +43,7 @@ public class OlderRuntimeTests
             [
                 "publish", Repo.Sample("CtorOrder"), "-c", "Release", "-r", "linux-x64", "--self-contained",
                 "-p:CtorOrderTargetFramework=netcoreapp3.1", "-p:RuntimeFrameworkVersion=3.1.3",
-                "-p:DisableTransitiveFrameworkReferenceDownloads=true", $"-p:BaseIntermediateOutputPath={Path.Combine(work, "obj")}/",
+                "-p:DisableTransitiveFrameworkReferenceDownloads=true", "-p:DerivedSealedPadding=1", $"-p:BaseIntermediateOutputPath={Path.Combine(work, "obj")}/",
                 "-o", bin, "--nologo", "-v", "q",
             ], TimeSpan.FromMinutes(10));
             if (publish.ExitCode != 0)
@@ -42,7 +57,7 @@ public class OlderRuntimeTests
             ProcessRunner.Result created = ProcessRunner.Run(Path.Combine(bin, "createdump"), ["-u", "-f", dump, process.Pid.ToString()], TimeSpan.FromMinutes(2));
             if (created.ExitCode != 0)
                 throw new InvalidOperationException($"createdump (3.1) failed:\n{created.Stdout}\n{created.Stderr}");
-            _run = (dump, process.Output);
+            _run = (dump, process.Output, StraddlingType(Path.Combine(bin, "CtorOrder.dll")));
             return _run.Value;
         }
     }
@@ -53,7 +68,7 @@ public class OlderRuntimeTests
         string output = Run().Output;
 
         Assert.That(output, Does.Contain("runtime 3.1.3"));
-        Assert.That(output, Does.Contain("Type DerivedSealed8177 has different ordered ctor!"));
+        Assert.That(output, Does.Contain($"Type {Run().Straddling} has different ordered ctor!"));
         Assert.That(output, Does.Contain("built 9999, failed 1"));
     }
 
@@ -67,7 +82,7 @@ public class OlderRuntimeTests
         Assert.That(select.GetProperty("kind").GetString(), Is.EqualTo("constructor-order-hazard"));
         Assert.That(select.GetProperty("severity").GetString(), Is.EqualTo("hazard"));
         JsonElement type = select.GetProperty("types").EnumerateArray().Single();
-        Assert.That(type.GetProperty("type").GetString(), Is.EqualTo("CtorOrderSample.DerivedSealed8177"));
+        Assert.That(type.GetProperty("type").GetString(), Is.EqualTo($"CtorOrderSample.{Run().Straddling}"));
         Assert.That(type.GetProperty("runtimeOrder").EnumerateArray().Select(e => e.GetString()), Is.EqualTo(new[] { ".ctor(String)", ".ctor()" }));
         Assert.That(type.GetProperty("metadataOrder").EnumerateArray().Select(e => e.GetString()), Is.EqualTo(new[] { ".ctor()", ".ctor(String)" }));
 
