@@ -33,23 +33,11 @@ internal sealed class FlowState
     /// <summary>The state a handler starts with: the same locals, only the exception (or nothing) on the stack.</summary>
     public FlowState ForHandler(bool exceptionOnStack) => new(exceptionOnStack ? [FlowValue.Unknown] : [], Locals, Args, Ranges, Fields);
 
-    public FlowState WithLocal(int index, FlowValue value, FlowValue[] stack)
-    {
-        if ((uint)index >= (uint)Locals.Length)
-            return WithStack(stack);
-        var locals = (FlowValue[])Locals.Clone();
-        locals[index] = value;
-        return new(stack, locals, Args, Ranges, Fields);
-    }
+    public FlowState WithLocal(int index, FlowValue value, FlowValue[] stack) =>
+        (uint)index < (uint)Locals.Length ? new(stack, Set(Locals, index, value), Args, Ranges, Fields) : WithStack(stack);
 
-    public FlowState WithArg(int index, FlowValue value, FlowValue[] stack)
-    {
-        if ((uint)index >= (uint)Args.Length)
-            return WithStack(stack);
-        var args = (FlowValue[])Args.Clone();
-        args[index] = value;
-        return new(stack, Locals, args, Ranges, Fields);
-    }
+    public FlowState WithArg(int index, FlowValue value, FlowValue[] stack) =>
+        (uint)index < (uint)Args.Length ? new(stack, Locals, Set(Args, index, value), Ranges, Fields) : WithStack(stack);
 
     public FlowState WithField(int token, FlowValue value, FlowValue[] stack)
     {
@@ -93,6 +81,13 @@ internal sealed class FlowState
         for (int i = 0; i < result.Length; i++)
             result[i] = FlowValue.Join(a[i], b[i]);
         return result;
+    }
+
+    private static FlowValue[] Set(FlowValue[] values, int index, FlowValue value)
+    {
+        var copy = (FlowValue[])values.Clone();
+        copy[index] = value;
+        return copy;
     }
 
     private static FlowValue[] Fill(int n)
