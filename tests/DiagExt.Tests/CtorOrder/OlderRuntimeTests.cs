@@ -6,7 +6,7 @@ namespace DiagExt.Tests.CtorOrder;
 /// <summary>
 /// The same sample published self-contained for .NET Core 3.1.3 (runtime pack from NuGet), run and dumped
 /// with that runtime's createdump. .NET Core 3.1 lists a later MethodDesc chunk first, so the type whose two
-/// constructors straddle MethodDef row 0x4000 (DerivedSealed8189 with this compiler) returns ctor(String) first: the seed's
+/// constructors straddle MethodDef row 0x4000 (DerivedSealed8188 with this compiler) returns ctor(String) first: the seed's
 /// failure, for real. diagext must prove the hazard at the ObjectBuilder-style call site. Slow: the
 /// publish compiles 10,000 classes again (about a minute the first time).
 /// </summary>
