@@ -25,6 +25,15 @@ public sealed record Limits
 
     public int MaxElfNotes { get; init; } = 1024 * 1024;
 
+    /// <summary>Most exports read from one PE image's export table (ntdll has about 2,500).</summary>
+    public int MaxExportsPerModule { get; init; } = 64 * 1024;
+
+    /// <summary>Most x64 .pdata entries read from one PE image (large DLLs have some 100,000).</summary>
+    public int MaxRuntimeFunctionsPerModule { get; init; } = 1024 * 1024;
+
+    /// <summary>Most bytes of one native stack scanned for return addresses, from the stack pointer up.</summary>
+    public int MaxNativeStackScanBytes { get; init; } = 1024 * 1024;
+
     /// <summary>Longest string read from the target (type names, keys) before it is cut.</summary>
     public int MaxStringLength { get; init; } = 1024;
 }

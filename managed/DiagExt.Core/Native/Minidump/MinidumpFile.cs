@@ -6,7 +6,7 @@ namespace DiagExt.Core.Native.Minidump;
 /// A Windows minidump read by DiagExt itself: threads, thread times, modules, system info and captured
 /// memory. It needs no DAC and no PDB and runs on any host. Streams are parsed on first use.
 /// </summary>
-public sealed class MinidumpFile : IDisposable
+public sealed class MinidumpFile : IMemoryReader, IDisposable
 {
     private readonly FileBytes _file;
     private readonly MinidumpDirectory _directory;
@@ -88,31 +88,12 @@ public sealed class MinidumpFile : IDisposable
         return total;
     }
 
-    public bool TryReadUInt32(ulong address, out uint value)
-    {
-        Span<byte> b = stackalloc byte[4];
-        bool ok = ReadMemory(address, b) == 4;
-        value = ok ? BinaryReads.U32(b, 0) : 0;
-        return ok;
-    }
+    public bool TryReadUInt32(ulong address, out uint value) => MemoryReaderExtensions.TryReadUInt32(this, address, out value);
 
-    public bool TryReadUInt64(ulong address, out ulong value)
-    {
-        Span<byte> b = stackalloc byte[8];
-        bool ok = ReadMemory(address, b) == 8;
-        value = ok ? BinaryReads.U64(b, 0) : 0;
-        return ok;
-    }
+    public bool TryReadUInt64(ulong address, out ulong value) => MemoryReaderExtensions.TryReadUInt64(this, address, out value);
 
     /// <summary>Reads a pointer of the target's size.</summary>
-    public bool TryReadPointer(ulong address, bool is64Bit, out ulong value)
-    {
-        if (is64Bit)
-            return TryReadUInt64(address, out value);
-        bool ok = TryReadUInt32(address, out uint v);
-        value = v;
-        return ok;
-    }
+    public bool TryReadPointer(ulong address, bool is64Bit, out ulong value) => MemoryReaderExtensions.TryReadPointer(this, address, is64Bit ? 8 : 4, out value);
 
     /// <summary>The raw bytes of a thread's CONTEXT record, or null when not in the file.</summary>
     public byte[]? ReadThreadContext(MinidumpThread thread) =>
