@@ -10,6 +10,7 @@ namespace DiagExt.Core.Analysis;
 public sealed class AnalysisContext
 {
     private readonly IReadOnlyCollection<IHeapInterest> _interests;
+    private readonly List<string> _notes = [];
     private HeapIndex? _heap;
 
     public AnalysisContext(Target target, IReadOnlyCollection<IHeapInterest> interests, CancellationToken cancellation)
@@ -30,4 +31,18 @@ public sealed class AnalysisContext
         Cancellation);
 
     public bool HeapBuilt => _heap is not null;
+
+    /// <summary>
+    /// Records what a detector established without finding a hazard ("loader lock free", "lock memory not captured"),
+    /// so the report can say it: no finding must not look like no analysis. It becomes the outcome's Reason ("note:").
+    /// </summary>
+    public void Note(string text) => _notes.Add(text);
+
+    /// <summary>The notes recorded since the last call, for the detector that just ran.</summary>
+    internal IReadOnlyList<string> TakeNotes()
+    {
+        string[] notes = [.. _notes];
+        _notes.Clear();
+        return notes;
+    }
 }

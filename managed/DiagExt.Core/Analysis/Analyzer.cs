@@ -26,7 +26,8 @@ public static class Analyzer
             }
             var watch = Stopwatch.StartNew();
             IReadOnlyList<Finding> findings = detector.Analyze(context);
-            outcomes.Add(new DetectorOutcome(detector.Name, DetectorStatus.Ran, null, findings, watch.Elapsed));
+            IReadOnlyList<string> notes = context.TakeNotes();
+            outcomes.Add(new DetectorOutcome(detector.Name, DetectorStatus.Ran, notes.Count == 0 ? null : string.Join("; ", notes), findings, watch.Elapsed));
         }
 
         return new AnalysisReport(Summarize(target), outcomes, context.HeapBuilt ? context.Heap.ObjectCount : null, total.Elapsed);

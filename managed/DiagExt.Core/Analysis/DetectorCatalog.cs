@@ -1,5 +1,6 @@
 using DiagExt.Core.Detectors.CtorOrder;
 using DiagExt.Core.Detectors.DictCycle;
+using DiagExt.Core.Detectors.LoaderLock;
 
 namespace DiagExt.Core.Analysis;
 
@@ -10,6 +11,7 @@ public static class DetectorCatalog
     [
         new DictCycleDetector(),
         new CtorOrderDetector(),
+        new LoaderLockDetector(),
     ];
 
     public static IDetector? Find(string name) => CreateAll().FirstOrDefault(d => d.Name == name);

@@ -1,0 +1,81 @@
+using DiagExt.Core.Analysis;
+using DiagExt.Core.Findings;
+using DiagExt.Core.Heap;
+using DiagExt.Core.Native.Minidump;
+using DiagExt.Core.Native.Stacks;
+using DiagExt.Core.Native.Symbols;
+using DiagExt.Core.Native.Windows;
+
+namespace DiagExt.Core.Detectors.LoaderLock;
+
+/// <summary>
+/// Who owns the Windows loader lock, what it is doing, and who hangs behind it. Native analysis of the minidump
+/// (TEB -> PEB -> LoaderLock, stacks named from the images' exports): no DAC, no PDB, any host.
+/// </summary>
+public sealed class LoaderLockDetector : IDetector
+{
+    public const string CommandName = "loaderlock";
+
+    public string Name => CommandName;
+
+    public string Description => "Windows loader lock held by a spinning, waiting or exiting thread, and the threads hanging behind it";
+
+    public string Explanation =>
+        "Reads the loader lock from a Windows minidump (x64, x86, and 32-bit processes dumped by a 64-bit writer): TEB -> PEB -> " +
+        "PEB.LoaderLock, a critical section whose OwningThread is matched to the thread whose TEB ClientId it is. Stacks are found by " +
+        "scanning for return addresses and named from the export tables in the dump (x64 .pdata gives function bounds), with no PDB. " +
+        "The owner is classified (spinning in SwitchToThread, waiting, exiting in LdrShutdownThread, loading in LdrLoadDll) with the " +
+        "module whose code runs under the lock and its CPU time when the dump records it; the threads blocked in LoadLibrary, " +
+        "GetProcAddress, GetModuleHandle, FreeLibrary, thread start or exit are found (Windows 7 style on the critical section, Windows 10 " +
+        "style behind the load owner), and a deadlock is named when the owner waits for a lock held by one of them. " +
+        "A free lock, or a lock the dump did not capture, is reported as such, without a finding.";
+
+    public DetectorNeeds Needs => DetectorNeeds.WindowsMinidump;
+
+    public IHeapInterest? HeapInterest => null;
+
+    public IReadOnlyList<Finding> Analyze(AnalysisContext context)
+    {
+        MinidumpFile dump = context.Target.Minidump!;
+        if (WindowsProcess.Open(dump) is not { } process)
+        {
+            context.Note($"loader lock not analysed: the dump's processor ({dump.SystemInfo?.ArchitectureName ?? "unknown"}) is neither x86 nor x64");
+            return [];
+        }
+        LoaderLockState state = LoaderLockReader.Read(process);
+        if (state.Status != LoaderLockStatus.Held)
+        {
+            context.Note(state.Describe(process.Layout));
+            return [];
+        }
+
+        var symbols = new NativeSymbolizer(dump, dump.Modules, context.Target.Limits);
+        var stacks = new ProcessStacks(process, symbols, context.Target.Limits);
+        CriticalSection lockSection = state.Lock!;
+        WindowsThread? ownerThread = process.Threads.FirstOrDefault(t => t.TebCaptured && ClientId(process, t) == lockSection.OwningThread)
+            ?? process.Threads.FirstOrDefault(t => t.ThreadId == lockSection.OwningThread);
+        context.Cancellation.ThrowIfCancellationRequested();
+        OwnerAnalysis? owner = ownerThread is null ? null : OwnerClassifier.Classify(process, stacks, ownerThread, state.LockAddress);
+        VictimFinder.Result victims = VictimFinder.Find(process, stacks, owner, lockSection.OwningThread, state.LockAddress);
+
+        var times = context.Target.ThreadTimes;
+        var found = new LoaderLockCase(
+            process, state, owner, victims,
+            ownerThread is null ? null : times.For(ownerThread.ThreadId),
+            times.UnavailableReason,
+            symbols.AnyImageCaptured());
+        if (!found.IsHazard)
+        {
+            context.Note($"{state.Describe(process.Layout)}; the owner {Doing(owner!)} and no thread waits for it: a normal moment, not a hang");
+            return [];
+        }
+        return [LoaderLockFindingBuilder.Build(found)];
+    }
+
+    /// <summary>TEB.ClientId.UniqueThread: the id OwningThread records.</summary>
+    private static ulong ClientId(WindowsProcess process, WindowsThread thread) =>
+        process.Dump.TryReadPointer(thread.Teb + (ulong)process.Layout.TebClientIdThread, process.PointerSize == 8, out ulong id) ? id : 0;
+
+    private static string Doing(OwnerAnalysis owner) =>
+        owner.Activity is { } a ? $"{LoaderActivityText.Verb(a)} and runs {owner.Frames.FirstOrDefault()?.Symbol.ToString() ?? "code"}" : $"runs {owner.Frames.FirstOrDefault()?.Symbol.ToString() ?? "code"}";
+}

@@ -1,0 +1,70 @@
+using System.Text.RegularExpressions;
+
+namespace DiagExt.Tests.Infrastructure;
+
+/// <summary>
+/// Real Windows minidumps of the loader-lock fixtures (samples/LoaderLock), made at test time: built with mingw-w64,
+/// run under Wine until they print READY, dumped by minidumpwriter.exe running as a separate Wine process (as
+/// procdump would), then stopped. Cached by name for the test run.
+/// </summary>
+public static partial class WineDumpMaker
+{
+    private static readonly Dictionary<string, WineDump> Cache = new();
+    private static readonly Dictionary<string, string> Built = new();
+
+    /// <param name="arch">x86_64 or i686: the fixture's bitness.</param>
+    /// <param name="mode">spin, wait, critsec or healthy (see loaderlock.c).</param>
+    /// <param name="writerArch">The dump writer's bitness: i686 for an x86 dump, x86_64 for a 32-bit process dumped by a 64-bit writer.</param>
+    public static WineDump Dump(string arch, string mode, string? writerArch = null)
+    {
+        writerArch ??= arch;
+        string name = $"loaderlock-{mode}-{arch}-by-{writerArch}.dmp";
+        lock (Cache)
+        {
+            if (Cache.TryGetValue(name, out WineDump? cached))
+                return cached;
+            WinePrefix.EnsureCreated();
+            string fixtures = Build(arch);
+            string writer = System.IO.Path.Combine(Build(writerArch), "minidumpwriter.exe");
+            string path = System.IO.Path.Combine(Repo.WorkDirectory, "dumps", name);
+            Directory.CreateDirectory(System.IO.Path.GetDirectoryName(path)!);
+            File.Delete(path);
+            try
+            {
+                using SampleProcess process = SampleProcess.StartAndWaitReady(
+                    "wine", [System.IO.Path.Combine(fixtures, "loaderlock.exe"), mode], TimeSpan.FromMinutes(2), WinePrefix.Environment);
+                Match ready = ReadyLine().Match(process.Output);
+                if (!ready.Success)
+                    throw new InvalidOperationException($"no READY line from loaderlock.exe {mode}:\n{process.Output}");
+                ProcessRunner.Result written = ProcessRunner.Run("wine", [writer, ready.Groups["pid"].Value, WinePrefix.WindowsPath(path)], TimeSpan.FromMinutes(2), environment: WinePrefix.Environment);
+                if (written.ExitCode != 0 || !File.Exists(path))
+                    throw new InvalidOperationException($"minidumpwriter failed ({written.ExitCode}):\n{written.Stdout}\n{written.Stderr}");
+                var dump = new WineDump(path, uint.Parse(ready.Groups["main"].Value), uint.Parse(ready.Groups["other"].Value), process.Output.Trim());
+                Cache[name] = dump;
+                return dump;
+            }
+            finally
+            {
+                WinePrefix.Stop(); // the fixture never ends by itself; this ends it and its wineserver
+            }
+        }
+    }
+
+    private static string Build(string arch)
+    {
+        if (Built.TryGetValue(arch, out string? dir))
+            return dir;
+        dir = System.IO.Path.Combine(Repo.WorkDirectory, "samples", "LoaderLock", arch);
+        ProcessRunner.Result result = ProcessRunner.Run("bash", [System.IO.Path.Combine(Repo.Sample("LoaderLock"), "build.sh"), arch, dir], TimeSpan.FromMinutes(3));
+        if (result.ExitCode != 0)
+            throw new InvalidOperationException($"building the loader-lock fixtures for {arch} failed:\n{result.Stdout}\n{result.Stderr}");
+        Built[arch] = dir;
+        return dir;
+    }
+
+    [GeneratedRegex(@"READY (?<pid>\d+) main (?<main>\d+) (worker|spinner) (?<other>\d+)")]
+    private static partial Regex ReadyLine();
+}
+
+/// <summary>A fixture's dump and the thread ids it reported: the main thread and the worker (or spinner) thread.</summary>
+public sealed record WineDump(string Path, uint MainThread, uint OtherThread, string ReadyLine);

@@ -1,0 +1,53 @@
+namespace DiagExt.Tests.Infrastructure;
+
+/// <summary>
+/// The Wine prefix the Windows fixtures run in: created once per test run under artifacts/ (about 20 s), with no
+/// Mono/Gecko installer and no debug output. Only this prefix's wineserver is ever stopped: other people run Wine
+/// on the same machine.
+/// </summary>
+public static class WinePrefix
+{
+    private static readonly object Gate = new();
+    private static string? _created;
+
+    public static string Path => System.IO.Path.Combine(Repo.Root, "artifacts", "wine-tests");
+
+    public static Dictionary<string, string> Environment => new()
+    {
+        ["WINEPREFIX"] = Path,
+        ["WINEDEBUG"] = "-all",
+        ["WINEDLLOVERRIDES"] = "mscoree,mshtml=",
+    };
+
+    /// <summary>Creates the prefix on first use in this test run (a prefix left by an earlier run is replaced).</summary>
+    public static void EnsureCreated()
+    {
+        lock (Gate)
+        {
+            if (_created is not null)
+                return;
+            Stop();
+            if (Directory.Exists(Path))
+                Directory.Delete(Path, recursive: true);
+            ProcessRunner.Result result = ProcessRunner.Run("wineboot", ["-i"], TimeSpan.FromMinutes(3), environment: Environment);
+            if (result.ExitCode != 0 || !Directory.Exists(System.IO.Path.Combine(Path, "drive_c")))
+                throw new InvalidOperationException($"wineboot -i failed ({result.ExitCode}):\n{result.Stdout}\n{result.Stderr}");
+            _created = Path;
+        }
+    }
+
+    /// <summary>
+    /// Ends every process of this prefix (wineserver -k with WINEPREFIX set: never anyone else's) and waits until
+    /// its wineserver is gone: a Wine program started while the old server is still exiting can hang.
+    /// </summary>
+    public static void Stop()
+    {
+        if (!Directory.Exists(Path))
+            return;
+        ProcessRunner.Run("wineserver", ["-k"], TimeSpan.FromMinutes(1), environment: Environment);
+        ProcessRunner.Run("wineserver", ["-w"], TimeSpan.FromMinutes(1), environment: Environment);
+    }
+
+    /// <summary>The Windows path Wine maps a Linux path to (drive Z: is the Linux root).</summary>
+    public static string WindowsPath(string linuxPath) => "Z:" + System.IO.Path.GetFullPath(linuxPath).Replace('/', '\\');
+}
