@@ -76,7 +76,7 @@ public class LoaderLockWineTests
     {
         WineDump dump = WineDumpMaker.Dump("x86_64", "critsec");
         var (_, finding) = Analyze(dump);
-        AssertOwnerAndVictim(dump, finding, "waiting", "EnterCriticalSection");
+        AssertOwnerAndVictim(dump, finding, "waiting", "RtlEnterCriticalSection"); // kernel32!EnterCriticalSection forwards to ntdll
         Assert.That(finding.GetProperty("kind").GetString(), Is.EqualTo("deadlock"));
         Assert.That(finding.GetProperty("deadlock").GetBoolean(), Is.True);
         Assert.That(finding.GetProperty("owner").GetProperty("waitsForThread").GetUInt32(), Is.EqualTo(dump.MainThread));

@@ -51,7 +51,7 @@ internal static class LoaderLockEvidence
         string activity = owner.Activity is { } a
             ? $"{LoaderActivityText.Verb(a)} ({owner.ActivityFrame!.Symbol}): under the lock run {LoaderActivityText.RunsUnderLock(a)}"
             : "no exported loader function on its stack";
-        string code = owner.CodeFrame is { } f ? $"; innermost code of its own: {f.Symbol} ({f.Symbol.ModuleFileName})" : "";
+        string code = owner.CodeFrame is { } f ? $"; its own code there: {f.Symbol.ModuleFileName} ({f.Symbol})" : "";
         lines.Add(Markup.Line().Text($"owner: thread {owner.Thread.Index} (").Thread(owner.Thread.ThreadId).Text($") {activity}{code}"));
         lines.Add(Markup.Text($"  stack: {Stack(owner.Frames, owner.ActivityFrame)}"));
         if (owner.IsLoadOwner)

@@ -77,11 +77,13 @@ internal static class VictimFinder
         thread.TebCaptured && process.Dump.SystemInfo is { MajorVersion: >= 6 }
         && process.Dump.TryReadUInt32(thread.Teb + (ulong)process.Layout.TebWaitingOnLoaderLock, out uint value) && value == 1;
 
+    /// <summary>The outermost frame before <paramref name="limit"/> that matches ("RtlEnterCriticalSection" over its internal wait).</summary>
     private static int IndexBefore(IReadOnlyList<NativeFrame> frames, int limit, Func<NativeFrame, bool> match)
     {
+        int found = -1;
         for (int i = 0; i < limit; i++)
             if (match(frames[i]))
-                return i;
-        return -1;
+                found = i;
+        return found;
     }
 }

@@ -76,6 +76,13 @@ public sealed class PeFunctionTable
         return (PrimaryStart(i), _end[i]);
     }
 
+    /// <summary>The RUNTIME_FUNCTION entry covering <paramref name="rva"/>: the part's bounds and its unwind data RVA.</summary>
+    public (uint Begin, uint End, uint UnwindData)? EntryAt(uint rva)
+    {
+        int i = LastBeginAtOrBelow(rva);
+        return i < 0 || rva >= _end[i] ? null : (_begin[i], _end[i], _unwind[i]);
+    }
+
     private uint PrimaryStart(int index)
     {
         uint begin = _begin[index];

@@ -4,7 +4,7 @@ using DiagExt.Core.Native.Windows;
 
 namespace DiagExt.Core.Native.Stacks;
 
-/// <summary>The scanned native stack of each thread of a Windows process, read once on first use.</summary>
+/// <summary>The native stack of each thread of a Windows process, walked once on first use.</summary>
 public sealed class ProcessStacks(WindowsProcess process, NativeSymbolizer symbols, Limits limits)
 {
     private readonly Dictionary<uint, IReadOnlyList<NativeFrame>> _frames = new();
@@ -17,7 +17,7 @@ public sealed class ProcessStacks(WindowsProcess process, NativeSymbolizer symbo
         if (_frames.TryGetValue(thread.ThreadId, out IReadOnlyList<NativeFrame>? cached))
             return cached;
         IReadOnlyList<NativeFrame> frames = thread.Registers is { } r
-            ? NativeStackScanner.Scan(process.Dump, symbols, r.InstructionPointer, r.StackPointer, thread.StackEnd, process.PointerSize, limits)
+            ? NativeStackWalker.Walk(process.Dump, symbols, r, thread.StackEnd, process.PointerSize, limits)
             : [];
         _frames[thread.ThreadId] = frames;
         return frames;

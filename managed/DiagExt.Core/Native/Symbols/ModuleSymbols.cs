@@ -50,7 +50,8 @@ internal sealed class ModuleSymbols
 
     public bool HasExports => _exports.Length > 0;
 
-    public bool HasFunctionTable => _functions is not null;
+    /// <summary>The x64 .pdata table, or null (x86 images, or not captured).</summary>
+    public PeFunctionTable? Functions => _functions;
 
     public static ModuleSymbols Load(IMemoryReader memory, string fileName, ulong imageBase, uint size, Limits limits)
     {

@@ -45,7 +45,7 @@ internal static class Wow64
 
         if (ThreadRegisters.FromX64Context(context64, "64-bit CONTEXT holding the 32-bit registers") is { } fromContext
             && fromContext.InstructionPointer <= uint.MaxValue && OnStack(fromContext.StackPointer))
-            return fromContext;
+            return fromContext with { X64General = null }; // 32-bit code: no x64 unwinding
 
         if (memory.TryReadUInt64(teb64 + WindowsLayout.Teb64Wow64CpuReservedSlot, out ulong cpuArea) && cpuArea != 0
             && memory.ReadExactly(cpuArea + 4, X86ContextSize) is { } saved && ThreadRegisters.IsX86Context(saved)
