@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Windows-side tools for the loader-lock fixtures and the WinDbg extension: Wine runs mingw-built
 # programs and writes real Windows minidumps of them. Installed with apt only when missing.
+# Not installed: Debian's 32-bit Wine (wine32:i386). Adding the i386 architecture makes every later
+# `apt-get update` exit 100 here (the mirror's bookworm-security i386 Packages.xz has the wrong size), and
+# wine32:i386 then resolves only with -t bookworm and amd64 downgrades. The x86 loader-lock tests run where
+# wine32 is present and are skipped elsewhere (README, loaderlock).
 set -euo pipefail
 
 missing=()

@@ -5,8 +5,11 @@ public static class Repo
 {
     public static string Root { get; } = FindRoot();
 
-    /// <summary>The team's real Windows dumps (read-only, outside the repository).</summary>
-    public static string SharedWindowsDumps => Path.GetFullPath(Path.Combine(Root, "..", "shared", "dumps", "windows-native"));
+    /// <summary>
+    /// The team's real Windows dumps (read-only, outside the repository): shared/ beside the clone (CI), or beside
+    /// the folder that holds it (a worktree under wt/).
+    /// </summary>
+    public static string SharedWindowsDumps { get; } = FindShared(Path.Combine("shared", "dumps", "windows-native"));
 
     /// <summary>Where tests build samples and write dumps; under artifacts/ so a clean clone starts empty.</summary>
     public static string WorkDirectory
@@ -20,6 +23,13 @@ public static class Repo
     }
 
     public static string Sample(string name) => Path.Combine(Root, "samples", name);
+
+    private static string FindShared(string relative)
+    {
+        string near = Path.GetFullPath(Path.Combine(Root, "..", relative));
+        string further = Path.GetFullPath(Path.Combine(Root, "..", "..", relative));
+        return Directory.Exists(near) || !Directory.Exists(further) ? near : further;
+    }
 
     private static string FindRoot()
     {

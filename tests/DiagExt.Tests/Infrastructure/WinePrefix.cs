@@ -48,6 +48,12 @@ public static class WinePrefix
         ProcessRunner.Run("wineserver", ["-w"], TimeSpan.FromMinutes(1), environment: Environment);
     }
 
+    /// <summary>
+    /// Whether this Wine runs 32-bit programs: Debian's wine32:i386 package (the 32-bit loader /usr/lib/wine/wine).
+    /// scripts/setup-windows-tools.sh does not install it; README explains why.
+    /// </summary>
+    public static bool Runs32BitPrograms => File.Exists("/usr/lib/wine/wine");
+
     /// <summary>The Windows path Wine maps a Linux path to (drive Z: is the Linux root).</summary>
     public static string WindowsPath(string linuxPath) => "Z:" + System.IO.Path.GetFullPath(linuxPath).Replace('/', '\\');
 }

@@ -23,12 +23,16 @@ internal sealed record LoaderLockCase(
 
     public bool IsStuckOwner => Owner?.State is OwnerState.Spinning or OwnerState.Waiting;
 
-    /// <summary>Whether this is worth a finding: someone waits, the owner is gone, or the owner spins or blocks under the lock.</summary>
-    public bool IsHazard => Owner is null || Victims.Victims.Count > 0 || IsStuckOwner;
+    /// <summary>
+    /// Whether this is worth a finding: someone waits (on the stacks, or as the lock's own waiter count says), the
+    /// owner is gone, or the owner spins or blocks under the lock.
+    /// </summary>
+    public bool IsHazard => Owner is null || Victims.Victims.Count > 0 || Lock.Waiters > 0 || IsStuckOwner;
 
-    /// <summary>The finding's kind: deadlock, blocked-owner, contention, owner-stuck or orphaned.</summary>
+    /// <summary>The finding's kind: deadlock, blocked-owner, contention, waiters-unseen, owner-stuck or orphaned.</summary>
     public string Kind => Owner is null ? "orphaned"
         : DeadlockPartner is not null ? "deadlock"
+        : Victims.Victims.Count == 0 && Lock.Waiters > 0 ? "waiters-unseen"
         : Victims.Victims.Count == 0 ? "owner-stuck"
         : IsStuckOwner ? "blocked-owner"
         : "contention";

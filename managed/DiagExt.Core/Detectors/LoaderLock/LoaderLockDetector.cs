@@ -22,8 +22,9 @@ public sealed class LoaderLockDetector : IDetector
 
     public string Explanation =>
         "Reads the loader lock from a Windows minidump (x64, x86, and 32-bit processes dumped by a 64-bit writer): TEB -> PEB -> " +
-        "PEB.LoaderLock, a critical section whose OwningThread is matched to the thread whose TEB ClientId it is. Stacks are found by " +
-        "scanning for return addresses and named from the export tables in the dump (x64 .pdata gives function bounds), with no PDB. " +
+        "PEB.LoaderLock, a critical section whose OwningThread is matched to the thread whose TEB ClientId it is. Stacks are unwound " +
+        "with the images' .pdata on x64 and found by scanning for return addresses where that stops and on x86; frames are named from " +
+        "the export tables in the dump (module!export+0x.., or module+0x.. outside any export), with no PDB. " +
         "The owner is classified (spinning in SwitchToThread, waiting, exiting in LdrShutdownThread, loading in LdrLoadDll) with the " +
         "module whose code runs under the lock and its CPU time when the dump records it; the threads blocked in LoadLibrary, " +
         "GetProcAddress, GetModuleHandle, FreeLibrary, thread start or exit are found (Windows 7 style on the critical section, Windows 10 " +

@@ -35,7 +35,7 @@ internal static class LoaderLockVerdict
 
     public static string Title(LoaderLockCase c)
     {
-        int waiting = c.Victims.Victims.Count;
+        int waiting = Math.Max(c.Victims.Victims.Count, c.Lock.Waiters);
         string waiters = waiting == 0 ? "no thread waits for it" : waiting == 1 ? "1 thread waits for it" : $"{waiting} threads wait for it";
         if (c.Owner is not { } owner)
             return $"Loader lock orphaned: owner 0x{c.Lock.OwningThread:x} is gone; {waiters}";
@@ -97,7 +97,11 @@ internal static class LoaderLockVerdict
             sb.Append($" {LoaderLockCase.Name(v.Thread)} waits for it in {v.ApiName}.");
         if (victims.Count > VictimsNamed)
             sb.Append($" {victims.Count - VictimsNamed} more threads wait for it.");
-        if (victims.Count == 0 && c.Owner is not null)
+        if (victims.Count == 0 && c.Lock.Waiters > 0)
+            sb.Append(c.Lock.Waiters == 1
+                ? " Its LockCount says 1 thread waits for it; no stack in this dump shows which."
+                : $" Its LockCount says {c.Lock.Waiters} threads wait for it; no stack in this dump shows which.");
+        else if (victims.Count == 0 && c.Owner is not null)
             sb.Append(" No other thread waits for it in this dump.");
     }
 }
