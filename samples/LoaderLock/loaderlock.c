@@ -28,8 +28,11 @@ static DWORD WINAPI reporter(LPVOID unused)
     while (!g_loading)
         Sleep(10);
     Sleep(500); /* let the main thread get into LoadLibrary */
-    printf("READY %lu main %lu worker %lu\n", GetCurrentProcessId(), g_main_thread, g_worker_thread);
-    fflush(stdout);
+    /* Straight to the handle: the C runtime must not get a chance to need the loader lock now. */
+    char line[96];
+    int length = snprintf(line, sizeof line, "READY %lu main %lu worker %lu\n", GetCurrentProcessId(), g_main_thread, g_worker_thread);
+    DWORD written;
+    WriteFile(GetStdHandle(STD_OUTPUT_HANDLE), line, (DWORD)length, &written, NULL);
     Sleep(INFINITE);
     return 0;
 }
@@ -75,6 +78,8 @@ static int healthy(void)
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
+    printf("STARTED %lu %s\n", GetCurrentProcessId(), mode);
+    fflush(stdout);
     if (strcmp(mode, "spin") == 0)
         return deadlock(CLEANUP_SPIN);
     if (strcmp(mode, "wait") == 0)

@@ -31,25 +31,39 @@ public static partial class WineDumpMaker
             string path = System.IO.Path.Combine(Repo.WorkDirectory, "dumps", name);
             Directory.CreateDirectory(System.IO.Path.GetDirectoryName(path)!);
             File.Delete(path);
-            try
+            // A Wine start can stall on this busy shared machine (seen twice in some ten runs, only with the
+            // 32-bit loader): one retry, logged, in a freshly stopped prefix.
+            for (int attempt = 1; ; attempt++)
             {
-                using SampleProcess process = SampleProcess.StartAndWaitReady(
-                    "wine", [System.IO.Path.Combine(fixtures, "loaderlock.exe"), mode], TimeSpan.FromMinutes(2), WinePrefix.Environment);
-                Match ready = ReadyLine().Match(process.Output);
-                if (!ready.Success)
-                    throw new InvalidOperationException($"no READY line from loaderlock.exe {mode}:\n{process.Output}");
-                ProcessRunner.Result written = ProcessRunner.Run("wine", [writer, ready.Groups["pid"].Value, WinePrefix.WindowsPath(path)], TimeSpan.FromMinutes(2), environment: WinePrefix.Environment);
-                if (written.ExitCode != 0 || !File.Exists(path))
-                    throw new InvalidOperationException($"minidumpwriter failed ({written.ExitCode}):\n{written.Stdout}\n{written.Stderr}");
-                var dump = new WineDump(path, uint.Parse(ready.Groups["main"].Value), uint.Parse(ready.Groups["other"].Value), process.Output.Trim());
-                Cache[name] = dump;
-                return dump;
-            }
-            finally
-            {
-                WinePrefix.Stop(); // the fixture never ends by itself; this ends it and its wineserver
+                try
+                {
+                    WineDump dump = RunAndDump(fixtures, writer, mode, path);
+                    Cache[name] = dump;
+                    return dump;
+                }
+                catch (TimeoutException e) when (attempt == 1)
+                {
+                    TestContext.Out.WriteLine($"retrying {name}: {e.Message}");
+                }
+                finally
+                {
+                    WinePrefix.Stop(); // the fixture never ends by itself; this ends it and its wineserver
+                }
             }
         }
+    }
+
+    private static WineDump RunAndDump(string fixtures, string writer, string mode, string path)
+    {
+        using SampleProcess process = SampleProcess.StartAndWaitReady(
+            "wine", [System.IO.Path.Combine(fixtures, "loaderlock.exe"), mode], TimeSpan.FromSeconds(60), WinePrefix.Environment);
+        Match ready = ReadyLine().Match(process.Output);
+        if (!ready.Success)
+            throw new InvalidOperationException($"no READY line from loaderlock.exe {mode}:\n{process.Output}");
+        ProcessRunner.Result written = ProcessRunner.Run("wine", [writer, ready.Groups["pid"].Value, WinePrefix.WindowsPath(path)], TimeSpan.FromMinutes(2), environment: WinePrefix.Environment);
+        if (written.ExitCode != 0 || !File.Exists(path))
+            throw new InvalidOperationException($"minidumpwriter failed ({written.ExitCode}):\n{written.Stdout}\n{written.Stderr}");
+        return new WineDump(path, uint.Parse(ready.Groups["main"].Value), uint.Parse(ready.Groups["other"].Value), ready.Value);
     }
 
     private static string Build(string arch)
