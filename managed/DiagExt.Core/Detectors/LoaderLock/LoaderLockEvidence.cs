@@ -68,9 +68,8 @@ internal static class LoaderLockEvidence
     {
         if (!c.FramesNamed)
             return "frames: the module images are not in this dump, so stacks cannot be named (a full-memory dump, e.g. procdump -ma, has them)";
-        string naming = c.Process.PointerSize == 8
-            ? "named from the export tables in the dump, with x64 .pdata function bounds; module+0x... is code outside any export (e.g. ntdll's internal Ldrp* functions)"
-            : "named after the nearest export below (32-bit images have no .pdata): an internal function can carry the name of the export before it";
-        return $"frames: return addresses found on the stack after call instructions, {naming}";
+        return c.Process.PointerSize == 8
+            ? "frames: unwound with the images' .pdata unwind data (scanned for return addresses after call instructions where unwinding stops), named from the export tables in the dump; module+0x... is code outside any export (e.g. ntdll's internal Ldrp* functions)"
+            : "frames: return addresses found on the stack after call instructions, named after the nearest export below (32-bit images have no .pdata): an internal function can carry the name of the export before it, and a stale return address can sit between real ones";
     }
 }
