@@ -90,7 +90,7 @@ public class LoaderLockWineTests
         Diagext.Result result = Diagext.Run("loaderlock", dump.Path);
         TestContext.Out.WriteLine(result.Stdout);
         Assert.That(result.ExitCode, Is.EqualTo(0), result.Stdout + result.Stderr);
-        Assert.That(result.Stdout, Does.Contain("loaderlock: loader lock at 0x").And.Contain("is free (LockCount -1 (free), RecursionCount 0, OwningThread 0x0)"));
+        Assert.That(result.Stdout, Does.Contain("loaderlock: note: loader lock at 0x").And.Contain("is free (LockCount -1 (free), RecursionCount 0, OwningThread 0x0)"));
         Assert.That(Diagext.Run("loaderlock", dump.Path, "--json").Findings, Is.Empty);
     }
 
