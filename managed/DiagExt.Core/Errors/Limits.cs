@@ -34,6 +34,18 @@ public sealed record Limits
     /// <summary>Most bytes of one native stack scanned for return addresses, from the stack pointer up.</summary>
     public int MaxNativeStackScanBytes { get; init; } = 1024 * 1024;
 
+    /// <summary>Largest dump unpacked from a .gz/.zip into memory; larger ones go to a temp file.</summary>
+    public long MaxInMemoryUnpackBytes { get; init; } = 512L * 1024 * 1024;
+
+    /// <summary>Largest dump diagext unpacks at all (a zip bomb stops here).</summary>
+    public long MaxUnpackedBytes { get; init; } = 64L * 1024 * 1024 * 1024;
+
+    /// <summary>Most members of one zip archive diagext looks at.</summary>
+    public int MaxArchiveEntries { get; init; } = 100_000;
+
+    /// <summary>Most files one batch looks at (folders are walked recursively).</summary>
+    public int MaxBatchFiles { get; init; } = 100_000;
+
     /// <summary>Longest string read from the target (type names, keys) before it is cut.</summary>
     public int MaxStringLength { get; init; } = 1024;
 }

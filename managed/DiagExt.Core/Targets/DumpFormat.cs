@@ -32,6 +32,17 @@ public static class DumpFormatProbe
         return DumpFormat.Unknown;
     }
 
+    public static bool IsDump(DumpFormat format) => format is DumpFormat.WindowsMinidump or DumpFormat.ElfCore;
+
+    /// <summary>Why a file of this format is not a dump DiagExt can read, in words (null for dumps and archives).</summary>
+    public static string? Problem(DumpFormat format) => format switch
+    {
+        DumpFormat.WindowsMinidump or DumpFormat.ElfCore or DumpFormat.Gzip or DumpFormat.Zip => null,
+        DumpFormat.Empty => "the file is empty, not a dump",
+        DumpFormat.ElfNotCore => "an ELF file, but not a core dump",
+        _ => "not a dump file (neither a Windows minidump nor an ELF core dump)",
+    };
+
     public static DumpFormat Identify(string path)
     {
         Span<byte> head = stackalloc byte[64];

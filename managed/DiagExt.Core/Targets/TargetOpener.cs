@@ -2,6 +2,8 @@ using DiagExt.Core.Errors;
 using DiagExt.Core.Native.Elf;
 using DiagExt.Core.Native.Minidump;
 using DiagExt.Core.Targets.CpuTime;
+using DiagExt.Core.Targets.Live;
+using DiagExt.Core.Targets.Sources;
 using Microsoft.Diagnostics.Runtime;
 
 namespace DiagExt.Core.Targets;
@@ -12,10 +14,111 @@ namespace DiagExt.Core.Targets;
 /// </summary>
 public static class TargetOpener
 {
-    public static Target OpenDump(string path, TargetOptions? options = null)
+    public static Target OpenDump(string path, TargetOptions? options = null, CancellationToken cancellation = default) =>
+        OpenDump(new DumpSource(path), options, cancellation);
+
+    /// <summary>
+    /// Opens a dump, a gzip file holding one, or a zip member (a zip with exactly one dump needs no member name).
+    /// Packed dumps are unpacked into memory, or into a temp file when large (see <see cref="UnpackedDump"/>).
+    /// </summary>
+    public static Target OpenDump(DumpSource source, TargetOptions? options = null, CancellationToken cancellation = default)
     {
         options ??= new TargetOptions();
-        DumpFormat format = Identify(path);
+        source = Resolve(source, options.Limits);
+        if (!source.IsPacked)
+            return OpenFile(source.Path, source.DisplayName, options, null);
+
+        UnpackedDump unpacked;
+        using (Stream content = DumpArchives.OpenContent(source))
+            unpacked = UnpackedDump.Unpack(content, DumpArchives.UnpackedLength(source), source.DisplayName, options.Limits, cancellation);
+        try
+        {
+            DumpFormat inner = DumpFormatProbe.Identify(unpacked.Path);
+            if (!DumpFormatProbe.IsDump(inner))
+                throw new DiagExtException($"{source.DisplayName}: compressed, but what it holds is not a dump: {DumpFormatProbe.Problem(inner) ?? "another archive"}");
+            return OpenFile(unpacked.Path, source.DisplayName, options, unpacked);
+        }
+        catch
+        {
+            unpacked.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>
+    /// Attaches to a live process, stopped only while it is read (until the returned target is disposed).
+    /// On Linux the target must be used and disposed on the calling thread (ptrace; see <see cref="LinuxThreadFreezer"/>).
+    /// </summary>
+    public static Target Attach(int pid, TargetOptions? options = null, CancellationToken cancellation = default)
+    {
+        options ??= new TargetOptions();
+        CheckProcess(pid);
+
+        // Read CPU times while the process runs: a suspended thread burns nothing.
+        ThreadTimes times = ProcThreadTimesReader.Sample(pid, options.LiveCpuSampleWindow, cancellation);
+        DataTarget dataTarget;
+        IDisposable? hold;
+        try
+        {
+            (dataTarget, hold) = LiveDataTargets.Open(pid, ClrMdOptions(options), cancellation);
+        }
+        catch (Exception e) when (e is not OutOfMemoryException and not OperationCanceledException)
+        {
+            throw new DiagExtException(LiveDataTargets.DescribeFailure(pid, e), e);
+        }
+
+        try
+        {
+            (ClrRuntime? runtime, RuntimeStatus status) = RuntimeLoader.Load(dataTarget, options.DacPath);
+            if (status.Availability == RuntimeAvailability.NotPresent)
+                status = status with { Problem = "not a .NET process: no .NET runtime is loaded in it" };
+            return new Target($"process {pid}", TargetKind.LiveProcess, dataTarget, runtime, status, times, null, options, hold is null ? null : hold.Dispose);
+        }
+        catch
+        {
+            dataTarget.Dispose();
+            hold?.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>
+    /// "--snapshot": the shortest pause. Linux: the target's runtime writes a dump with createdump, which is
+    /// analysed instead of the live process. Windows: <see cref="Attach"/> already reads a snapshot.
+    /// </summary>
+    public static Target Snapshot(int pid, TargetOptions? options = null, CancellationToken cancellation = default)
+    {
+        options ??= new TargetOptions();
+        CheckProcess(pid);
+        if (OperatingSystem.IsWindows())
+            return Attach(pid, options, cancellation);
+        if (!OperatingSystem.IsLinux())
+            throw new DiagExtException("--snapshot is supported on Linux and Windows");
+        UnpackedDump dump = CreateDumpSnapshot.Take(pid, cancellation);
+        try
+        {
+            return OpenFile(dump.Path, $"process {pid} (createdump snapshot)", options, dump);
+        }
+        catch
+        {
+            dump.Dispose();
+            throw;
+        }
+    }
+
+    private static void CheckProcess(int pid)
+    {
+        if (pid <= 0)
+            throw new DiagExtException($"--pid {pid}: a process id is a positive number");
+        if (pid == Environment.ProcessId)
+            throw new DiagExtException($"--pid {pid}: that is diagext itself");
+        if (OperatingSystem.IsLinux() && !Directory.Exists($"/proc/{pid}"))
+            throw new DiagExtException($"process {pid}: no such process");
+    }
+
+    private static Target OpenFile(string path, string name, TargetOptions options, IDisposable? owner)
+    {
+        DumpFormat format = Identify(path, name);
         MinidumpFile? minidump = null;
         DataTarget? dataTarget = null;
         try
@@ -24,26 +127,26 @@ public static class TargetOpener
             if (format == DumpFormat.WindowsMinidump)
             {
                 minidump = MinidumpFile.Open(path, options.Limits);
-                CheckLength(path, minidump.FileLength, minidump.RequiredFileLength());
+                CheckLength(name, minidump.FileLength, minidump.RequiredFileLength());
                 times = MinidumpThreadTimesReader.Read(minidump);
             }
             else
             {
                 using ElfCoreFile core = ElfCoreFile.Open(path, options.Limits);
-                CheckLength(path, core.FileLength, (long)Math.Min(core.Elf.RequiredFileLength(), long.MaxValue));
+                CheckLength(name, core.FileLength, (long)Math.Min(core.Elf.RequiredFileLength(), long.MaxValue));
                 times = ElfThreadTimesReader.Read(core);
             }
 
             dataTarget = DataTarget.LoadDump(path, ClrMdOptions(options));
             (ClrRuntime? runtime, RuntimeStatus status) = RuntimeLoader.Load(dataTarget, options.DacPath);
             var kind = format == DumpFormat.WindowsMinidump ? TargetKind.WindowsMinidump : TargetKind.ElfCore;
-            return new Target(path, kind, dataTarget, runtime, status, times, minidump, options);
+            return new Target(name, kind, dataTarget, runtime, status, times, minidump, options, owner is null ? null : owner.Dispose);
         }
         catch (Exception e) when (e is not DiagExtException && IsInputProblem(e))
         {
             dataTarget?.Dispose();
             minidump?.Dispose();
-            throw new DiagExtException($"{path}: cannot read the dump: {StripPath(e.Message, path)}", e);
+            throw new DiagExtException($"{name}: cannot read the dump: {StripPath(e.Message, path, name)}", e);
         }
         catch
         {
@@ -53,47 +156,31 @@ public static class TargetOpener
         }
     }
 
-    /// <summary>Attaches to a live process, suspending it until the returned target is disposed.</summary>
-    public static Target Attach(int pid, TargetOptions? options = null, CancellationToken cancellation = default)
+    /// <summary>A plain file that turns out to be a .gz or .zip becomes the matching packed source.</summary>
+    private static DumpSource Resolve(DumpSource source, Limits limits)
     {
-        options ??= new TargetOptions();
-        if (pid <= 0)
-            throw new DiagExtException($"--pid {pid}: a process id is a positive number");
-        if (pid == Environment.ProcessId)
-            throw new DiagExtException($"--pid {pid}: that is diagext itself");
-        if (OperatingSystem.IsLinux() && !Directory.Exists($"/proc/{pid}"))
-            throw new DiagExtException($"process {pid}: no such process");
-
-        // Read CPU times while the process runs: a suspended thread burns nothing.
-        ThreadTimes times = ProcThreadTimesReader.Sample(pid, options.LiveCpuSampleWindow, cancellation);
-        DataTarget dataTarget;
-        try
+        if (source.IsPacked)
+            return source;
+        DumpFormat format = Identify(source.Path, source.DisplayName, allowArchives: true);
+        if (format == DumpFormat.Gzip)
+            return source with { Container = DumpContainer.Gzip };
+        if (format != DumpFormat.Zip)
+            return source;
+        var dumps = DumpArchives.ListZip(source.Path, limits).Where(m => m.Format is DumpFormat.WindowsMinidump or DumpFormat.ElfCore).ToList();
+        return dumps.Count switch
         {
-            dataTarget = DataTarget.AttachToProcess(pid, suspend: true, ClrMdOptions(options));
-        }
-        catch (Exception e) when (e is not OutOfMemoryException)
-        {
-            throw new DiagExtException(AttachFailure(pid, e), e);
-        }
-
-        try
-        {
-            (ClrRuntime? runtime, RuntimeStatus status) = RuntimeLoader.Load(dataTarget, options.DacPath);
-            return new Target($"process {pid}", TargetKind.LiveProcess, dataTarget, runtime, status, times, null, options);
-        }
-        catch
-        {
-            dataTarget.Dispose();
-            throw;
-        }
+            1 => source with { Container = DumpContainer.Zip, Entry = dumps[0].Name },
+            0 => throw new DiagExtException($"{source.Path}: a zip archive holding no dump"),
+            _ => throw new DiagExtException($"{source.Path}: a zip archive holding {dumps.Count} dumps: name one with --entry NAME, or run 'diagext analyze' on the zip for all of them"),
+        };
     }
 
-    private static DumpFormat Identify(string path)
+    private static DumpFormat Identify(string path, string name, bool allowArchives = false)
     {
         if (Directory.Exists(path))
-            throw new DiagExtException($"{path}: is a directory, not a dump file (use 'diagext analyze' for folders)");
+            throw new DiagExtException($"{name}: is a directory, not a dump file (use 'diagext analyze' for folders)");
         if (!File.Exists(path))
-            throw new DiagExtException($"{path}: no such file");
+            throw new DiagExtException($"{name}: no such file");
         DumpFormat format;
         try
         {
@@ -101,16 +188,11 @@ public static class TargetOpener
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
-            throw new DiagExtException($"{path}: cannot open: {e.Message}", e);
+            throw new DiagExtException($"{name}: cannot open: {e.Message}", e);
         }
-        return format switch
-        {
-            DumpFormat.WindowsMinidump or DumpFormat.ElfCore => format,
-            DumpFormat.Empty => throw new DiagExtException($"{path}: the file is empty, not a dump"),
-            DumpFormat.ElfNotCore => throw new DiagExtException($"{path}: an ELF file, but not a core dump"),
-            DumpFormat.Gzip or DumpFormat.Zip => throw new DiagExtException($"{path}: a compressed archive, not a dump; unpack it first"),
-            _ => throw new DiagExtException($"{path}: not a dump file (neither a Windows minidump nor an ELF core dump)"),
-        };
+        if (DumpFormatProbe.IsDump(format) || (allowArchives && format is DumpFormat.Gzip or DumpFormat.Zip))
+            return format;
+        throw new DiagExtException($"{name}: {DumpFormatProbe.Problem(format) ?? "an archive inside an archive; unpack the outer one first"}");
     }
 
     private static void CheckLength(string path, long actual, long required)
@@ -138,16 +220,6 @@ public static class TargetOpener
             or InvalidOperationException or ClrDiagnosticsException or OverflowException or ArgumentException
             or IndexOutOfRangeException or EndOfStreamException;
 
-    private static string AttachFailure(int pid, Exception e)
-    {
-        string message = e.Message.ReplaceLineEndings(" ");
-        if (e is UnauthorizedAccessException || message.Contains("permission", StringComparison.OrdinalIgnoreCase) || message.Contains("EPERM", StringComparison.Ordinal))
-            return $"process {pid}: not permitted to attach ({message}); run diagext as the process's user or root, or allow ptrace (sysctl kernel.yama.ptrace_scope=0)";
-        if (e is ArgumentException || message.Contains("not running", StringComparison.OrdinalIgnoreCase) || message.Contains("No such process", StringComparison.OrdinalIgnoreCase))
-            return $"process {pid}: no such process";
-        return $"process {pid}: cannot attach: {message}";
-    }
-
-    private static string StripPath(string message, string path) =>
-        message.Replace($"{path}: ", "", StringComparison.Ordinal).ReplaceLineEndings(" ");
+    private static string StripPath(string message, string path, string name) =>
+        message.Replace($"{path}: ", "", StringComparison.Ordinal).Replace(path, name, StringComparison.Ordinal).ReplaceLineEndings(" ");
 }

@@ -1,0 +1,97 @@
+using System.Diagnostics;
+using System.Globalization;
+using DiagExt.Core.Errors;
+using DiagExt.Core.Targets.Sources;
+
+namespace DiagExt.Core.Targets.Live;
+
+/// <summary>
+/// "--snapshot" on Linux: the target's own runtime writes a dump with createdump (heap included), which
+/// pauses the process only while it writes; diagext then analyses the dump at leisure. createdump ships
+/// beside libcoreclr.so, which /proc/PID/maps names.
+/// </summary>
+internal static class CreateDumpSnapshot
+{
+    private static readonly TimeSpan Timeout = TimeSpan.FromMinutes(10);
+
+    public static UnpackedDump Take(int pid, CancellationToken cancellation)
+    {
+        string createdump = FindCreateDump(pid);
+        string path = TempArea.NewFilePath(".core");
+        var info = new ProcessStartInfo(createdump)
+        {
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        foreach (string arg in new[] { "-h", "-f", path, pid.ToString(CultureInfo.InvariantCulture) })
+            info.ArgumentList.Add(arg);
+        using Process process = Process.Start(info) ?? throw new DiagExtException($"process {pid}: cannot start {createdump}");
+        Task<string> stdout = process.StandardOutput.ReadToEndAsync(CancellationToken.None);
+        Task<string> stderr = process.StandardError.ReadToEndAsync(CancellationToken.None);
+        // createdump is a tracer itself (PTRACE_ATTACH per thread): killing it part-way could leave the target
+        // stopped, so Ctrl+C lets it finish and only then gives up; a createdump hung for minutes is killed.
+        if (!process.WaitForExit(Timeout))
+        {
+            process.Kill(entireProcessTree: true);
+            TryDelete(path);
+            throw new DiagExtException($"process {pid}: createdump did not finish within {Timeout.TotalMinutes:0} minutes");
+        }
+        if (cancellation.IsCancellationRequested)
+        {
+            TryDelete(path);
+            cancellation.ThrowIfCancellationRequested();
+        }
+        if (process.ExitCode != 0 || !File.Exists(path))
+        {
+            TryDelete(path);
+            string last = (stderr.Result + "\n" + stdout.Result).Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).LastOrDefault() ?? "";
+            throw new DiagExtException($"process {pid}: createdump failed (exit code {process.ExitCode}): {last}");
+        }
+        return UnpackedDump.Adopt(path);
+    }
+
+    /// <summary>createdump beside the libcoreclr.so the target has loaded.</summary>
+    public static string FindCreateDump(int pid)
+    {
+        string? coreclr = LoadedCoreClr(pid)
+            ?? throw new DiagExtException($"process {pid}: not a .NET process (no libcoreclr.so loaded), so it has no createdump for --snapshot; analyse it live without --snapshot");
+        // A target in another mount namespace (a container) sees its files under /proc/PID/root.
+        foreach (string folder in new[] { Path.GetDirectoryName(coreclr)!, $"/proc/{pid}/root{Path.GetDirectoryName(coreclr)}" })
+        {
+            string candidate = Path.Combine(folder, "createdump");
+            if (File.Exists(candidate))
+                return candidate;
+        }
+        throw new DiagExtException($"process {pid}: no createdump beside its runtime ({Path.GetDirectoryName(coreclr)}); analyse it live without --snapshot");
+    }
+
+    private static string? LoadedCoreClr(int pid)
+    {
+        try
+        {
+            foreach (string line in File.ReadLines($"/proc/{pid}/maps"))
+            {
+                int slash = line.IndexOf('/');
+                if (slash > 0 && line.EndsWith("/libcoreclr.so", StringComparison.Ordinal))
+                    return line[slash..];
+            }
+            return null;
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            throw new DiagExtException($"process {pid}: cannot read /proc/{pid}/maps ({e.Message}); run diagext as the process's user or as root", e);
+        }
+    }
+
+    private static void TryDelete(string path)
+    {
+        try
+        {
+            File.Delete(path);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+        }
+    }
+}
