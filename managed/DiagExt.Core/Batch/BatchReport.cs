@@ -1,0 +1,42 @@
+using System.Text.Json;
+using DiagExt.Core.Errors;
+
+namespace DiagExt.Core.Batch;
+
+/// <summary>A finding of a batch with the dump it is in (and the other names of that same dump).</summary>
+public sealed record BatchFinding(string Dump, IReadOnlyList<string> AlsoIn, JsonElement Finding);
+
+/// <summary>Everything one batch produced: a result per dump name, the files it skipped, and totals.</summary>
+public sealed record BatchReport(
+    IReadOnlyList<string> Inputs,
+    IReadOnlyList<DumpResult> Dumps,
+    IReadOnlyList<SkippedFile> Skipped,
+    int Jobs,
+    TimeSpan Elapsed,
+    bool Cancelled)
+{
+    /// <summary>Dumps analysed for themselves (a name with the same content as another is counted once).</summary>
+    public IEnumerable<DumpResult> Distinct => Dumps.Where(d => d.SameContentAs is null);
+
+    public int Analysed => Distinct.Count(d => d.Status == DumpStatus.Analysed);
+
+    public int Failed => Distinct.Count(d => d.Status != DumpStatus.Analysed);
+
+    public int Duplicates => Dumps.Count(d => d.SameContentAs is not null);
+
+    /// <summary>Each finding once, under the first name of its dump.</summary>
+    public IReadOnlyList<BatchFinding> Findings =>
+        Distinct.SelectMany(d => d.Findings.Select(f => new BatchFinding(d.Name, OtherNames(d.Name), f))).ToList();
+
+    /// <summary>Detector name -> findings, over distinct dumps, in the order detectors first appear.</summary>
+    public IReadOnlyList<KeyValuePair<string, int>> FindingsByDetector =>
+        Findings.GroupBy(f => f.Finding.TryGetProperty("detector", out JsonElement d) ? d.GetString() ?? "?" : "?")
+            .Select(g => new KeyValuePair<string, int>(g.Key, g.Count())).ToList();
+
+    /// <summary>2 if no dump could be analysed (or none was found, or the batch was cancelled), else 1 if any hazard was found, else 0.</summary>
+    public ExitCode ExitCode =>
+        Analysed == 0 || Cancelled ? ExitCode.InputError : Findings.Count > 0 ? ExitCode.HazardsFound : ExitCode.NothingFound;
+
+    public IReadOnlyList<string> OtherNames(string name) =>
+        Dumps.Where(d => d.SameContentAs == name).Select(d => d.Name).ToList();
+}

@@ -1,0 +1,38 @@
+using System.Text.Json;
+
+namespace DiagExt.Core.Batch;
+
+/// <summary>
+/// What a batch learned about one dump name: the single-dump JSON report diagext wrote for it (the same
+/// object 'diagext analyze DUMP --json' prints), or the one-line reason it has none.
+/// </summary>
+public sealed record DumpResult
+{
+    /// <summary>As the report shows it: "dumps/a.core", "dumps/all.zip:crash/a.dmp".</summary>
+    public required string Name { get; init; }
+
+    public required DumpStatus Status { get; init; }
+
+    /// <summary>One line saying why there is no report.</summary>
+    public string? Error { get; init; }
+
+    /// <summary>The single-dump report: target, findings, detectors. Null unless analysed.</summary>
+    public JsonElement? Report { get; init; }
+
+    /// <summary>The dump's size once unpacked, when known.</summary>
+    public long? SizeBytes { get; init; }
+
+    /// <summary>Wall time of its analysis, including starting the analysing process.</summary>
+    public TimeSpan Elapsed { get; init; }
+
+    /// <summary>Peak resident memory of the analysing process, when measured.</summary>
+    public long? PeakMemoryBytes { get; init; }
+
+    /// <summary>Set when this name has the same content as an earlier one: analysed once, under that name.</summary>
+    public string? SameContentAs { get; init; }
+
+    public IReadOnlyList<JsonElement> Findings =>
+        Report is { } report && report.TryGetProperty("findings", out JsonElement findings) && findings.ValueKind == JsonValueKind.Array
+            ? findings.EnumerateArray().ToList()
+            : [];
+}

@@ -1,0 +1,190 @@
+using System.Globalization;
+using DiagExt.Core.Batch;
+
+namespace DiagExt.Core.Rendering.Batch;
+
+/// <summary>
+/// The batch report as one self-contained HTML page (style and script inline, a Content-Security-Policy
+/// that forbids loading anything): totals, a sortable table of dumps, each finding expandable with its
+/// evidence, threads, fix and all its fields, the errors and the skipped files. Every string from a dump
+/// goes through <see cref="HtmlEscaper"/>; ids and links are built from numbers only.
+/// </summary>
+public static class BatchHtmlRenderer
+{
+    private static readonly Lazy<string> Css = new(() => Resource("report.css"));
+    private static readonly Lazy<string> Script = new(() => Resource("report.js"));
+
+    public static void Render(BatchReport batch, TextWriter o)
+    {
+        o.WriteLine("<!DOCTYPE html>");
+        o.WriteLine("<html lang=\"en\"><head><meta charset=\"utf-8\">");
+        o.WriteLine("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'\">");
+        o.WriteLine("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
+        o.WriteLine("<title>DiagExt batch report</title>");
+        o.WriteLine($"<style>{Css.Value}</style></head><body>");
+        WriteHeader(batch, o);
+        o.WriteLine("<main>");
+        var groups = batch.Dumps.Select((d, i) => (Dump: d, Index: i)).ToList();
+        WriteTable(batch, groups, o);
+        WriteFindings(batch, groups, o);
+        WriteProblems(batch, o);
+        o.WriteLine("</main>");
+        o.WriteLine($"<footer>diagext {E(ToolVersion.Current)}: names the cause of a hung .NET process from a dump. Exit code of this batch: {(int)batch.ExitCode} (0 nothing found, 1 hazards found, 2 no dump could be analysed).</footer>");
+        o.WriteLine($"<script>{Script.Value}</script>");
+        o.WriteLine("</body></html>");
+    }
+
+    private static void WriteHeader(BatchReport batch, TextWriter o)
+    {
+        o.WriteLine("<header><h1>DiagExt batch report</h1>");
+        string when = DateTime.UtcNow.ToString("yyyy-MM-dd HH:mm 'UTC'", CultureInfo.InvariantCulture);
+        string wall = string.Format(CultureInfo.InvariantCulture, "{0:0.0} s wall with {1} parallel job{2}", batch.Elapsed.TotalSeconds, batch.Jobs, batch.Jobs == 1 ? "" : "s");
+        o.WriteLine($"<p class=\"meta\">{E(when)} &middot; {E(wall)} &middot; inputs: <span class=\"mono\">{E(string.Join(", ", batch.Inputs))}</span>{(batch.Cancelled ? " &middot; <b>cancelled before the end</b>" : "")}</p>");
+        o.WriteLine("<div class=\"cards\">");
+        Card(o, batch.Dumps.Count, "dumps", "");
+        Card(o, batch.Analysed, "analysed", "ok");
+        Card(o, batch.Failed, "failed", batch.Failed > 0 ? "warn" : "");
+        Card(o, batch.Findings.Count, "findings", batch.Findings.Count > 0 ? "hazard" : "ok");
+        foreach (var (detector, count) in batch.FindingsByDetector)
+            Card(o, count, detector, "hazard");
+        if (batch.Duplicates > 0)
+            Card(o, batch.Duplicates, "duplicates", "");
+        if (batch.Skipped.Count > 0)
+            Card(o, batch.Skipped.Count, "skipped files", "");
+        o.WriteLine("</div></header>");
+    }
+
+    private static void Card(TextWriter o, int value, string label, string kind) =>
+        o.WriteLine($"<div class=\"card {kind}\"><b>{value}</b>{E(label)}</div>");
+
+    private static void WriteTable(BatchReport batch, List<(DumpResult Dump, int Index)> dumps, TextWriter o)
+    {
+        IReadOnlyList<string> detectors = ReportView.DetectorColumns(batch);
+        o.WriteLine("<h2>Dumps</h2>");
+        o.WriteLine("<table class=\"sortable\" id=\"dumps\"><thead><tr>");
+        o.Write(Head("Dump") + Head("Result") + Head("Runtime") + Head("Threads", numeric: true));
+        foreach (string detector in detectors)
+            o.Write(Head(detector, numeric: true));
+        o.WriteLine(Head("Size", numeric: true) + Head("Time", numeric: true) + Head("Note") + "</tr></thead><tbody>");
+        foreach (var (d, index) in dumps)
+        {
+            bool hasFindings = d.Findings.Count > 0;
+            int? target = !hasFindings ? null : d.SameContentAs is null ? index : dumps.First(x => x.Dump.Name == d.SameContentAs).Index;
+            string link = target is null ? Path(d.Name) : $"<a href=\"#dump-{target}\">{Path(d.Name)}</a>";
+            o.Write($"<tr><td class=\"name\">{link}</td>");
+            o.Write($"<td data-sort=\"{SortRank(d)}\">{Badge(d)}</td>");
+            o.Write($"<td class=\"runtime\">{E(ReportView.Runtime(d))}</td>");
+            o.Write($"<td class=\"num\">{ReportView.Threads(d)?.ToString(CultureInfo.InvariantCulture)}</td>");
+            foreach (string detector in detectors)
+            {
+                string cell = ReportView.DetectorCell(d, detector);
+                o.Write($"<td class=\"num{(cell is not ("" or "-" or "0") ? " hit" : "")}\">{E(cell)}</td>");
+            }
+            o.Write($"<td class=\"num\" data-sort=\"{d.SizeBytes ?? 0}\">{E(ReportView.Size(d.SizeBytes))}</td>");
+            double seconds = d.SameContentAs is null ? d.Elapsed.TotalSeconds : 0;
+            o.Write($"<td class=\"num\" data-sort=\"{seconds.ToString("0.000", CultureInfo.InvariantCulture)}\">{(d.SameContentAs is null ? E(ReportView.Seconds(d.Elapsed)) : "")}</td>");
+            string note = d.SameContentAs is not null ? $"same content as {E(d.SameContentAs)}: analysed once" : E(d.Error);
+            o.WriteLine($"<td class=\"reason\">{note}</td></tr>");
+        }
+        o.WriteLine("</tbody></table>");
+        o.WriteLine("<p class=\"hint\">Click a column heading to sort; click a dump to see its findings.</p>");
+    }
+
+    private static void WriteFindings(BatchReport batch, List<(DumpResult Dump, int Index)> dumps, TextWriter o)
+    {
+        IReadOnlyList<BatchFinding> findings = batch.Findings;
+        o.WriteLine($"<h2>Findings ({findings.Count})</h2>");
+        if (findings.Count == 0)
+        {
+            o.WriteLine("<p>No hazard found in any dump that could be analysed.</p>");
+            return;
+        }
+        o.WriteLine("<div class=\"toolbar\"><button type=\"button\" id=\"expand-all\">Expand all</button> <button type=\"button\" id=\"collapse-all\">Collapse all</button></div>");
+        foreach (var (d, index) in dumps.Where(x => x.Dump.SameContentAs is null && x.Dump.Findings.Count > 0))
+        {
+            IReadOnlyList<string> others = batch.OtherNames(d.Name);
+            string also = others.Count > 0 ? $" <span class=\"kind\">(also named {E(string.Join(", ", others))})</span>" : "";
+            o.WriteLine($"<h3 id=\"dump-{index}\" class=\"mono\">{E(d.Name)}{also}</h3>");
+            foreach (var finding in d.Findings)
+                WriteFinding(FindingView.From(finding), o);
+        }
+    }
+
+    private static void WriteFinding(FindingView f, TextWriter o)
+    {
+        o.WriteLine($"<details class=\"finding\"><summary><span class=\"det\">{E(f.Detector)}</span>{E(f.Title)}<span class=\"kind\">{E(f.Kind)}</span></summary><div class=\"body\">");
+        o.WriteLine($"<p>{E(f.Summary)}</p>");
+        if (f.Evidence.Count > 0)
+        {
+            o.WriteLine("<h4>Evidence</h4><ul class=\"evidence\">");
+            foreach (string line in f.Evidence)
+                o.WriteLine($"<li>{E(line)}</li>");
+            o.WriteLine("</ul>");
+        }
+        if (f.Threads.Count > 0)
+        {
+            o.WriteLine("<h4>Threads</h4><table class=\"threads\"><thead><tr><th>OS thread</th><th>managed</th><th>role</th><th>frame</th><th>CPU</th></tr></thead><tbody>");
+            foreach (ThreadView t in f.Threads)
+            {
+                string frame = t.CallerFrame is null ? E(t.Frame) : $"{E(t.Frame)} &larr; {E(t.CallerFrame)}";
+                o.WriteLine($"<tr><td class=\"mono\">{E(t.OsThreadId)}</td><td>{E(t.ManagedThreadId)}</td><td>{E(t.Role)}</td><td class=\"mono\">{frame}</td><td>{E(t.Cpu)}</td></tr>");
+            }
+            o.WriteLine("</tbody></table>");
+        }
+        if (f.Advice is not null)
+            o.WriteLine($"<div class=\"fix\"><b>Fix:</b> {E(f.Advice)}</div>");
+        if (f.Fields.Count > 0)
+        {
+            o.WriteLine("<details class=\"fields\"><summary>All fields of this finding</summary><dl>");
+            foreach (var (name, value) in f.Fields)
+                o.WriteLine($"<dt>{E(name)}</dt><dd>{E(value)}</dd>");
+            o.WriteLine("</dl></details>");
+        }
+        o.WriteLine("</div></details>");
+    }
+
+    private static void WriteProblems(BatchReport batch, TextWriter o)
+    {
+        var failed = batch.Distinct.Where(d => d.Status != DumpStatus.Analysed).ToList();
+        if (failed.Count > 0)
+        {
+            o.WriteLine($"<h2>Errors ({failed.Count})</h2><ul class=\"plain\">");
+            foreach (DumpResult d in failed)
+                o.WriteLine($"<li><span class=\"mono\">{E(d.Name)}</span>: {E(ReportView.Result(d))}: {E(d.Error)}</li>");
+            o.WriteLine("</ul>");
+        }
+        if (batch.Skipped.Count > 0)
+        {
+            o.WriteLine($"<h2>Skipped files ({batch.Skipped.Count})</h2><ul class=\"plain\">");
+            foreach (SkippedFile s in batch.Skipped)
+                o.WriteLine($"<li><span class=\"mono\">{E(s.Name)}</span>: {E(s.Reason)}</li>");
+            o.WriteLine("</ul>");
+        }
+    }
+
+    private static string Head(string label, bool numeric = false) =>
+        $"<th{(numeric ? " class=\"num\"" : "")}>{E(label)}<span class=\"arrow\"></span></th>";
+
+    private static string Badge(DumpResult d)
+    {
+        string kind = d.SameContentAs is not null ? "dup" : d.Status != DumpStatus.Analysed ? "error" : d.Findings.Count > 0 ? "hazard" : "ok";
+        string text = d.SameContentAs is null ? ReportView.Result(d) : $"{ReportView.Result(d)}, same dump";
+        return $"<span class=\"badge {kind}\">{E(text)}</span>";
+    }
+
+    /// <summary>Sorts hazards first, then clean dumps, then failures.</summary>
+    private static int SortRank(DumpResult d) => d.Status != DumpStatus.Analysed ? 0 : d.Findings.Count > 0 ? 100 + d.Findings.Count : 50;
+
+    private static string E(string? text) => HtmlEscaper.Escape(text);
+
+    /// <summary>An escaped path that may wrap after each '/' (long dump names in a narrow column).</summary>
+    private static string Path(string name) => E(name).Replace("/", "/<wbr>", StringComparison.Ordinal);
+
+    private static string Resource(string name)
+    {
+        using Stream stream = typeof(BatchHtmlRenderer).Assembly.GetManifestResourceStream("DiagExt.Html." + name)
+            ?? throw new InvalidOperationException($"embedded resource {name} missing");
+        using var reader = new StreamReader(stream);
+        return reader.ReadToEnd();
+    }
+}

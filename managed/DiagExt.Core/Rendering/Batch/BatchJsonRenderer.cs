@@ -1,0 +1,141 @@
+using System.Text.Encodings.Web;
+using System.Text.Json;
+using DiagExt.Core.Batch;
+
+namespace DiagExt.Core.Rendering.Batch;
+
+/// <summary>
+/// The batch report as one JSON document: like a single-dump report it is one object with a "findings"
+/// array (each finding carrying its "dump"), plus one entry per dump name (its target, detectors, or its
+/// error), the skipped files and totals. Each dump's own fields are copied from its single-dump report.
+/// </summary>
+public static class BatchJsonRenderer
+{
+    public const int SchemaVersion = 1;
+
+    private static readonly JsonWriterOptions WriterOptions = new()
+    {
+        Indented = true,
+        // As in single-dump reports: target strings stay escaped (\u003c...), safe to paste into HTML.
+        Encoder = JavaScriptEncoder.Default,
+    };
+
+    public static void Render(BatchReport batch, Stream output)
+    {
+        using var w = new Utf8JsonWriter(output, WriterOptions);
+        w.WriteStartObject();
+        w.WriteNumber("schemaVersion", SchemaVersion);
+        w.WriteString("kind", "batch");
+        w.WriteStartObject("tool");
+        w.WriteString("name", "diagext");
+        w.WriteString("version", ToolVersion.Current);
+        w.WriteEndObject();
+        w.WriteStartArray("inputs");
+        foreach (string input in batch.Inputs)
+            w.WriteStringValue(input);
+        w.WriteEndArray();
+        w.WriteNumber("jobs", batch.Jobs);
+        w.WriteNumber("elapsedMs", Math.Round(batch.Elapsed.TotalMilliseconds, 1));
+        w.WriteBoolean("cancelled", batch.Cancelled);
+        w.WriteNumber("exitCode", (int)batch.ExitCode);
+        WriteTotals(w, batch);
+        WriteFindings(w, batch);
+        w.WriteStartArray("dumps");
+        foreach (DumpResult dump in batch.Dumps)
+            WriteDump(w, dump);
+        w.WriteEndArray();
+        w.WriteStartArray("skipped");
+        foreach (SkippedFile skipped in batch.Skipped)
+        {
+            w.WriteStartObject();
+            w.WriteString("name", skipped.Name);
+            w.WriteString("reason", skipped.Reason);
+            w.WriteEndObject();
+        }
+        w.WriteEndArray();
+        w.WriteEndObject();
+        w.Flush();
+        output.WriteByte((byte)'\n');
+    }
+
+    public static string RenderToString(BatchReport batch)
+    {
+        using var buffer = new MemoryStream();
+        Render(batch, buffer);
+        return System.Text.Encoding.UTF8.GetString(buffer.ToArray());
+    }
+
+    private static void WriteTotals(Utf8JsonWriter w, BatchReport batch)
+    {
+        w.WriteStartObject("totals");
+        w.WriteNumber("dumps", batch.Dumps.Count);
+        w.WriteNumber("distinctDumps", batch.Distinct.Count());
+        w.WriteNumber("analysed", batch.Analysed);
+        w.WriteNumber("failed", batch.Failed);
+        w.WriteNumber("duplicates", batch.Duplicates);
+        w.WriteNumber("skippedFiles", batch.Skipped.Count);
+        w.WriteNumber("findings", batch.Findings.Count);
+        w.WriteStartObject("findingsByDetector");
+        foreach (var (detector, count) in batch.FindingsByDetector)
+            w.WriteNumber(detector, count);
+        w.WriteEndObject();
+        w.WriteEndObject();
+    }
+
+    private static void WriteFindings(Utf8JsonWriter w, BatchReport batch)
+    {
+        w.WriteStartArray("findings");
+        foreach (BatchFinding finding in batch.Findings)
+        {
+            w.WriteStartObject();
+            w.WriteString("dump", finding.Dump);
+            if (finding.AlsoIn.Count > 0)
+            {
+                w.WriteStartArray("alsoIn");
+                foreach (string name in finding.AlsoIn)
+                    w.WriteStringValue(name);
+                w.WriteEndArray();
+            }
+            foreach (JsonProperty property in finding.Finding.EnumerateObject())
+                if (property.Name is not "dump" and not "alsoIn")
+                    property.WriteTo(w);
+            w.WriteEndObject();
+        }
+        w.WriteEndArray();
+    }
+
+    private static void WriteDump(Utf8JsonWriter w, DumpResult dump)
+    {
+        w.WriteStartObject();
+        w.WriteString("name", dump.Name);
+        w.WriteString("status", JsonNamingPolicy.CamelCase.ConvertName(dump.Status.ToString()));
+        if (dump.Error is not null)
+            w.WriteString("error", dump.Error);
+        if (dump.SameContentAs is not null)
+            w.WriteString("sameContentAs", dump.SameContentAs);
+        if (dump.SizeBytes is long size)
+            w.WriteNumber("sizeBytes", size);
+        w.WriteNumber("elapsedMs", Math.Round(dump.Elapsed.TotalMilliseconds, 1));
+        if (dump.PeakMemoryBytes is long peak)
+            w.WriteNumber("peakMemoryMb", Math.Round(peak / (1024.0 * 1024), 1));
+        w.WriteNumber("findingCount", dump.Findings.Count);
+        if (dump.Report is { } report)
+        {
+            // The analysis itself, without starting the analysing process: the difference is the price of isolation.
+            if (report.TryGetProperty("elapsedMs", out JsonElement analysis))
+            {
+                w.WritePropertyName("analysisMs");
+                analysis.WriteTo(w);
+            }
+            foreach (string name in new[] { "target", "detectors", "heapObjects" })
+            {
+                if (report.TryGetProperty(name, out JsonElement value))
+                {
+                    w.WritePropertyName(name);
+                    value.WriteTo(w);
+                }
+            }
+        }
+        w.WriteEndObject();
+    }
+}

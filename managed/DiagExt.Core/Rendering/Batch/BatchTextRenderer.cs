@@ -1,0 +1,96 @@
+using System.Globalization;
+using DiagExt.Core.Batch;
+
+namespace DiagExt.Core.Rendering.Batch;
+
+/// <summary>
+/// The console summary of a batch: a table (dump, result, runtime, threads, findings per detector, time),
+/// then each finding in one line, each error with its one-line reason, the skipped files and the totals.
+/// </summary>
+public static class BatchTextRenderer
+{
+    public static void Render(BatchReport batch, TextWriter output)
+    {
+        IReadOnlyList<string> detectors = ReportView.DetectorColumns(batch);
+        var header = new List<string> { "dump", "result", "runtime", "threads" };
+        header.AddRange(detectors);
+        header.Add("time");
+        var rows = batch.Dumps.Select(d => Row(d, detectors)).ToList();
+        WriteTable(output, header, rows, rightAligned: i => i >= 3);
+
+        if (batch.Findings.Count > 0)
+        {
+            output.WriteLine();
+            output.WriteLine("findings:");
+            foreach (BatchFinding f in batch.Findings)
+            {
+                FindingView view = FindingView.From(f.Finding);
+                string also = f.AlsoIn.Count > 0 ? $" (also {string.Join(", ", f.AlsoIn)})" : "";
+                output.WriteLine(Clean($"  {f.Dump}{also}: [{view.Detector}] {view.Title}"));
+            }
+        }
+        var failed = batch.Distinct.Where(d => d.Status != DumpStatus.Analysed).ToList();
+        if (failed.Count > 0)
+        {
+            output.WriteLine();
+            output.WriteLine("errors:");
+            foreach (DumpResult d in failed)
+                output.WriteLine(Clean($"  {d.Name}: {d.Error ?? ReportView.Result(d)}"));
+        }
+        var copies = batch.Dumps.Where(d => d.SameContentAs is not null).ToList();
+        if (copies.Count > 0)
+        {
+            output.WriteLine();
+            output.WriteLine("same content, analysed once:");
+            foreach (DumpResult d in copies)
+                output.WriteLine(Clean($"  {d.Name} = {d.SameContentAs}"));
+        }
+        if (batch.Skipped.Count > 0)
+        {
+            output.WriteLine();
+            output.WriteLine(Clean($"skipped {Count(batch.Skipped.Count, "file")} that {(batch.Skipped.Count == 1 ? "is" : "are")} not a dump: {string.Join(", ", batch.Skipped.Select(s => s.Name))}"));
+        }
+        output.WriteLine();
+        output.WriteLine(Totals(batch));
+    }
+
+    public static string Totals(BatchReport batch)
+    {
+        string dumps = Count(batch.Dumps.Count, "dump") + (batch.Duplicates > 0 ? $" ({Count(batch.Duplicates, "duplicate")})" : "");
+        string findings = batch.Findings.Count == 0
+            ? "no hazard found"
+            : $"{Count(batch.Findings.Count, "finding")} ({string.Join(", ", batch.FindingsByDetector.Select(p => $"{p.Key}: {p.Value}"))})";
+        string cancelled = batch.Cancelled ? "; cancelled before the end" : "";
+        return Clean(string.Format(CultureInfo.InvariantCulture, "{0}: {1} analysed, {2} failed; {3}; {4:0.0}s wall with {5} parallel job{6}{7}",
+            dumps, batch.Analysed, batch.Failed, findings, batch.Elapsed.TotalSeconds, batch.Jobs, batch.Jobs == 1 ? "" : "s", cancelled));
+    }
+
+    private static List<string> Row(DumpResult d, IReadOnlyList<string> detectors)
+    {
+        var row = new List<string>
+        {
+            d.Name,
+            ReportView.Result(d),
+            ReportView.Runtime(d),
+            ReportView.Threads(d)?.ToString(CultureInfo.InvariantCulture) ?? "",
+        };
+        row.AddRange(detectors.Select(x => ReportView.DetectorCell(d, x)));
+        row.Add(d.SameContentAs is null ? ReportView.Seconds(d.Elapsed) : "(dup)");
+        return row;
+    }
+
+    private static void WriteTable(TextWriter output, List<string> header, List<List<string>> rows, Func<int, bool> rightAligned)
+    {
+        var all = rows.Select(r => r.Select(Clean).ToList()).Prepend(header).ToList();
+        int[] widths = Enumerable.Range(0, header.Count).Select(i => all.Max(r => r[i].Length)).ToArray();
+        foreach (List<string> row in all)
+        {
+            var cells = row.Select((cell, i) => rightAligned(i) ? cell.PadLeft(widths[i]) : cell.PadRight(widths[i]));
+            output.WriteLine(string.Join("  ", cells).TrimEnd());
+        }
+    }
+
+    private static string Count(int n, string noun) => n == 1 ? $"1 {noun}" : $"{n} {noun}s";
+
+    private static string Clean(string text) => TextSanitizer.Sanitize(text);
+}
