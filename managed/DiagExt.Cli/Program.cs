@@ -1,8 +1,10 @@
 using System.Runtime.InteropServices;
 using DiagExt.Cli;
+using DiagExt.Cli.Batch;
 using DiagExt.Cli.Commands;
 
-// Ctrl+C and SIGTERM cancel the analysis; a live target is then detached and resumed by Dispose.
+// Ctrl+C and SIGTERM cancel the analysis; a live target is then let go by Dispose (and by the kernel if
+// diagext dies: see LinuxThreadFreezer).
 using var cancellation = new CancellationTokenSource();
 Console.CancelKeyPress += (_, e) =>
 {
@@ -15,4 +17,22 @@ using PosixSignalRegistration sigterm = PosixSignalRegistration.Create(PosixSign
     cancellation.Cancel();
 });
 
-return CommandLineApp.Run(args, new CommandIo(Console.Out, Console.Error, cancellation.Token));
+// The last resort of --timeout, and of an analysis whose batch is gone: one line, exit code 2, now.
+void Abort(string reason)
+{
+    Console.Error.WriteLine($"diagext: {reason}");
+    Environment.Exit(2);
+}
+
+ParentWatch.StartIfWorker(Abort);
+bool terminal = !Console.IsErrorRedirected;
+int width = 80;
+try
+{
+    if (terminal && Console.WindowWidth > 0)
+        width = Console.WindowWidth;
+}
+catch (IOException)
+{
+}
+return CommandLineApp.Run(args, new CommandIo(Console.Out, Console.Error, cancellation.Token, terminal, width, Abort));

@@ -1,6 +1,6 @@
 namespace DiagExt.Cli.CommandLine;
 
-/// <summary>Parses "--name value", "--name=value" and flags against a command's option specs; anything unknown is an error.</summary>
+/// <summary>Parses "--name value", "--name=value", flags and optional values against a command's option specs; anything unknown is an error.</summary>
 public static class ArgumentParser
 {
     public static ParsedArguments Parse(IReadOnlyList<string> args, IReadOnlyList<OptionSpec> specs)
@@ -45,6 +45,10 @@ public static class ArgumentParser
             else if (hasInline)
             {
                 options[spec.Name] = inlineValue;
+            }
+            else if (spec.OptionalValueIf is { } accepts)
+            {
+                options[spec.Name] = i + 1 < args.Count && accepts(args[i + 1]) ? args[++i] : null;
             }
             else if (i + 1 < args.Count)
             {

@@ -1,9 +1,15 @@
 namespace DiagExt.Cli.CommandLine;
 
 /// <summary>One option a command accepts: "--pid N". Declared beside the command that uses it.</summary>
-public sealed record OptionSpec(string Name, string? ValueName, string Help, string? Alias = null)
+/// <param name="OptionalValueIf">
+/// Makes the value optional: "--name=VALUE" always gives one; "--name NEXT" takes NEXT only when this
+/// accepts it (so "--json report.json" names a file but "--json a.dmp" leaves a.dmp a dump).
+/// </param>
+public sealed record OptionSpec(string Name, string? ValueName, string Help, string? Alias = null, Func<string, bool>? OptionalValueIf = null)
 {
     public bool TakesValue => ValueName is not null;
 
-    public string Usage => ValueName is null ? Name : $"{Name} {ValueName}";
+    public bool ValueIsOptional => OptionalValueIf is not null;
+
+    public string Usage => ValueName is null ? Name : ValueIsOptional ? $"{Name} [{ValueName}]" : $"{Name} {ValueName}";
 }

@@ -17,6 +17,14 @@ public sealed class ParsedArguments
 
     public string? Value(string name) => _options.GetValueOrDefault(name);
 
+    public TimeSpan? DurationValue(string name) => Value(name) is { } text ? Quantities.ParseDuration(name, text) : null;
+
+    public long? SizeValue(string name) => Value(name) is { } text ? Quantities.ParseSize(name, text) : null;
+
+    /// <summary>The same arguments with <paramref name="name"/> set and other positionals: how "attach PID" becomes "--pid PID".</summary>
+    internal ParsedArguments With(string name, string? value, IReadOnlyList<string> positionals) =>
+        new(positionals, new Dictionary<string, string?>(_options) { [name] = value });
+
     public int? IntValue(string name)
     {
         if (Value(name) is not { } text)

@@ -3,7 +3,7 @@ using DiagExt.Core.Detectors.CtorOrder;
 
 namespace DiagExt.Cli.Commands;
 
-/// <summary>Every command of diagext: one per detector, then analyze, help and version.</summary>
+/// <summary>Every command of diagext: analyze, attach, one per detector, then help and version.</summary>
 public static class CommandCatalog
 {
     public static IReadOnlyList<ICommand> All { get; } = Create();
@@ -12,7 +12,7 @@ public static class CommandCatalog
 
     private static IReadOnlyList<ICommand> Create()
     {
-        var commands = new List<ICommand> { new AnalyzeCommand() };
+        var commands = new List<ICommand> { new AnalyzeCommand(), new AttachCommand() };
         commands.AddRange(DetectorCatalog.CreateAll().Select(d => d.Name == CtorOrderDetector.CommandName ? (ICommand)new CtorOrderCommand(d) : new DetectorCommand(d)));
         commands.Add(new HelpCommand(() => All));
         commands.Add(new VersionCommand());

@@ -1,4 +1,10 @@
 namespace DiagExt.Cli.Commands;
 
 /// <summary>What a command writes to and listens to. Commands never touch Console directly, so tests capture them.</summary>
-public sealed record CommandIo(TextWriter Out, TextWriter Error, CancellationToken Cancellation);
+/// <param name="ErrorIsTerminal">stderr is a terminal: progress may redraw one live line.</param>
+/// <param name="TerminalWidth">Columns of that terminal.</param>
+/// <param name="Abort">
+/// Ends the process at once with one line on stderr: the last resort when a timeout expires and the
+/// analysis is stuck in a call that cannot be cancelled. Null in-process (tests), where only cancellation applies.
+/// </param>
+public sealed record CommandIo(TextWriter Out, TextWriter Error, CancellationToken Cancellation, bool ErrorIsTerminal = false, int TerminalWidth = 80, Action<string>? Abort = null);

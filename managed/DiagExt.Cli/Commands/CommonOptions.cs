@@ -2,14 +2,28 @@ using DiagExt.Cli.CommandLine;
 
 namespace DiagExt.Cli.Commands;
 
-/// <summary>The options every analysing command shares: which target, which DAC, which output.</summary>
+/// <summary>The options every analysing command shares: which target, which DAC, which output, how long.</summary>
 public static class CommonOptions
 {
     public static readonly OptionSpec Pid = new("--pid", "N", "analyse the live process N instead of a dump (suspended only while it is read)");
+    public static readonly OptionSpec Snapshot = new("--snapshot", null, "with --pid: dump the process with its runtime's createdump first and analyse the dump (the shortest pause)");
     public static readonly OptionSpec Dac = new("--dac", "PATH", "the DAC (libmscordaccore.so / mscordaccore.dll) of the target's exact runtime, when it is not beside an installed runtime");
+    public static readonly OptionSpec Entry = new("--entry", "NAME", "the dump inside a .zip to analyse (not needed when the zip holds only one)");
     public static readonly OptionSpec Format = new("--format", "text|dml|json", "output format (default text; dml is what the WinDbg extension uses)");
-    public static readonly OptionSpec Json = new("--json", null, "same as --format json: one JSON object with a findings array");
+
+    /// <summary>
+    /// "--json" alone prints JSON on stdout. A value makes 'analyze' write its batch report to a file; it is
+    /// taken from "--json=FILE", or from the next argument only if that ends in ".json", so "--json a.dmp"
+    /// never overwrites a dump.
+    /// </summary>
+    public static readonly OptionSpec Json = new(
+        "--json",
+        "FILE",
+        "alone: JSON on stdout, one object with a findings array (like --format json). 'analyze' with FILE (ending in .json, or --json=FILE): write the batch report there",
+        OptionalValueIf: next => next.EndsWith(".json", StringComparison.OrdinalIgnoreCase));
+
+    public static readonly OptionSpec Timeout = new("--timeout", "DURATION", "give up after this long, e.g. 90s or 5m (a batch: per dump, default 10m; one target: no default); a live target is let go at once");
     public static readonly OptionSpec Help = new("--help", null, "show this command's help", "-h");
 
-    public static IReadOnlyList<OptionSpec> Target { get; } = [Pid, Dac, Format, Json, Help];
+    public static IReadOnlyList<OptionSpec> Target { get; } = [Pid, Snapshot, Dac, Entry, Format, Json, Timeout, Help];
 }

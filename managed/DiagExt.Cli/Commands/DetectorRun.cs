@@ -5,21 +5,31 @@ using DiagExt.Core.Targets;
 
 namespace DiagExt.Cli.Commands;
 
-/// <summary>The shared body of every analysing command: open the target, run the detectors, render, pick the exit code.</summary>
+/// <summary>The shared body of every command on one target: open it, run the detectors, render, pick the exit code.</summary>
 public static class DetectorRun
 {
     public static ExitCode Execute(string command, IReadOnlyList<IDetector> detectors, ParsedArguments arguments, CommandIo io)
     {
         OutputFormat format = OutputFormats.From(arguments);
-        using Target target = TargetArguments.Open(arguments, command, io.Cancellation);
-        AnalysisReport report = Analyzer.Run(target, detectors, io.Cancellation);
-        if (report.NothingRan)
+        using var deadline = new Deadline(arguments.DurationValue(CommonOptions.Timeout.Name), io);
+        try
         {
-            // Nothing could be analysed (e.g. dictcycle on a dump without .NET): an input error, in one line.
-            string reasons = string.Join("; ", report.Outcomes.Select(o => o.Reason).Distinct());
-            throw new DiagExtException($"{target.DisplayName}: {reasons}");
+            // A live Linux target is bound to this thread (ptrace): open, analyse and release it here.
+            using Target target = TargetArguments.Open(arguments, command, deadline.Token);
+            AnalysisReport report = Analyzer.Run(target, detectors, deadline.Token);
+            if (report.NothingRan)
+            {
+                // Nothing could be analysed (e.g. dictcycle on a dump without .NET): an input error, in one line.
+                string reasons = string.Join("; ", report.Outcomes.Select(o => o.Reason).Distinct());
+                string skipped = string.Join(", ", report.Outcomes.Select(o => o.Detector));
+                throw new DiagExtException($"{target.DisplayName}: {reasons} (no detector could run: {skipped} skipped)");
+            }
+            OutputFormats.Render(format, report, io.Out);
+            return report.HasFindings ? ExitCode.HazardsFound : ExitCode.NothingFound;
         }
-        OutputFormats.Render(format, report, io.Out);
-        return report.HasFindings ? ExitCode.HazardsFound : ExitCode.NothingFound;
+        catch (OperationCanceledException) when (deadline.Expired(io.Cancellation))
+        {
+            throw deadline.TimedOut(TargetArguments.Describe(arguments));
+        }
     }
 }

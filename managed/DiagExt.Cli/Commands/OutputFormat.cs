@@ -17,6 +17,8 @@ public static class OutputFormats
     public static OutputFormat From(ParsedArguments arguments)
     {
         string? format = arguments.Value(CommonOptions.Format.Name);
+        if (arguments.Value(CommonOptions.Json.Name) is { } file)
+            throw new UsageException($"--json {file}: a JSON file is a batch report of 'diagext analyze'; on one target --json prints to stdout");
         if (arguments.Has(CommonOptions.Json.Name))
         {
             if (format is not null and not "json")

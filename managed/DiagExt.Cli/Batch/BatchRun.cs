@@ -1,0 +1,112 @@
+using System.Diagnostics;
+using DiagExt.Cli.CommandLine;
+using DiagExt.Cli.Commands;
+using DiagExt.Core.Batch;
+using DiagExt.Core.Errors;
+using DiagExt.Core.Rendering.Batch;
+
+namespace DiagExt.Cli.Batch;
+
+/// <summary>
+/// 'diagext analyze' over many dumps: find them, drop duplicate content, analyse the rest in parallel
+/// (each in its own process), then print the summary table (or the JSON document) and write the reports.
+/// </summary>
+public static class BatchRun
+{
+    public static ExitCode Execute(ParsedArguments arguments, CommandIo io, TimeProvider? clock = null)
+    {
+        BatchSettings settings = BatchSettings.From(arguments);
+        var wall = Stopwatch.StartNew();
+        ProgressMode mode = settings.Quiet ? ProgressMode.Quiet : io.ErrorIsTerminal ? ProgressMode.Bar : ProgressMode.Lines;
+        var progress = new BatchProgress(io.Error, mode, clock ?? TimeProvider.System, io.TerminalWidth);
+
+        var discovery = new DumpDiscovery(settings.Limits);
+        foreach (string input in settings.Inputs)
+            discovery.Add(input, io.Cancellation);
+        if (discovery.Dumps.Count == 0)
+            throw new DiagExtException($"no dump found in {string.Join(", ", settings.Inputs)}" + (discovery.Skipped.Count > 0 ? $" ({discovery.Skipped.Count} files that are not dumps)" : ""));
+        CheckReportPaths(settings, discovery.Dumps);
+
+        IReadOnlyList<DumpGroup> groups = DuplicateGrouper.Group(discovery.Dumps, progress.Message, io.Cancellation);
+        progress.Message($"analysing {groups.Count} dump{(groups.Count == 1 ? "" : "s")} ({settings.Jobs} at a time, {settings.MemoryBudget / (1024 * 1024):N0} MB memory budget, {settings.Timeout.TotalSeconds:0} s timeout each)");
+        progress.Begin(groups.Count);
+        IReadOnlyDictionary<DumpGroup, WorkerOutcome> outcomes = BatchScheduler.RunAsync(groups, settings, progress, io.Cancellation).GetAwaiter().GetResult();
+        progress.End();
+
+        var report = new BatchReport(settings.Inputs, Results(discovery.Dumps, groups, outcomes), discovery.Skipped, settings.Jobs, wall.Elapsed, io.Cancellation.IsCancellationRequested);
+        WriteReports(report, settings);
+        if (settings.JsonToStdout)
+        {
+            io.Out.Write(BatchJsonRenderer.RenderToString(report));
+        }
+        else
+        {
+            BatchTextRenderer.Render(report, io.Out);
+            foreach (string? file in new[] { settings.JsonFile, settings.MarkdownFile, settings.HtmlFile })
+                if (file is not null)
+                    io.Out.WriteLine($"wrote {file}");
+        }
+        if (report.Cancelled)
+            io.Error.WriteLine("diagext: cancelled; the reports cover the dumps analysed until then");
+        return report.ExitCode;
+    }
+
+    /// <summary>One result per name, in the order the dumps were found; a copy gets its original's result.</summary>
+    private static List<DumpResult> Results(IReadOnlyList<DumpCandidate> found, IReadOnlyList<DumpGroup> groups, IReadOnlyDictionary<DumpGroup, WorkerOutcome> outcomes)
+    {
+        var byName = new Dictionary<string, DumpResult>(StringComparer.Ordinal);
+        foreach (DumpGroup group in groups)
+        {
+            WorkerOutcome outcome = outcomes[group];
+            DumpResult primary = new()
+            {
+                Name = group.Primary.Name,
+                Status = outcome.Status,
+                Error = outcome.Error,
+                Report = outcome.Report,
+                SizeBytes = group.Primary.Length,
+                Elapsed = outcome.Elapsed,
+                PeakMemoryBytes = outcome.PeakMemoryBytes,
+            };
+            byName[primary.Name] = primary;
+            foreach (DumpCandidate copy in group.Copies)
+                byName[copy.Name] = primary with { Name = copy.Name, SameContentAs = primary.Name, Elapsed = TimeSpan.Zero, PeakMemoryBytes = null, SizeBytes = copy.Length };
+        }
+        return found.Select(c => byName[c.Name]).ToList();
+    }
+
+    private static void WriteReports(BatchReport report, BatchSettings settings)
+    {
+        if (settings.JsonFile is { } json)
+            Write(json, stream => BatchJsonRenderer.Render(report, stream));
+        if (settings.MarkdownFile is { } markdown)
+            Write(markdown, stream => { using var w = new StreamWriter(stream); BatchMarkdownRenderer.Render(report, w); });
+        if (settings.HtmlFile is { } html)
+            Write(html, stream => { using var w = new StreamWriter(stream); BatchHtmlRenderer.Render(report, w); });
+    }
+
+    /// <summary>Writes beside the target and renames, so a reader never sees half a report.</summary>
+    private static void Write(string path, Action<Stream> render)
+    {
+        string temp = path + ".tmp";
+        try
+        {
+            using (var stream = new FileStream(temp, FileMode.Create, FileAccess.Write))
+                render(stream);
+            File.Move(temp, path, overwrite: true);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            File.Delete(temp);
+            throw new DiagExtException($"{path}: cannot write the report: {e.Message}", e);
+        }
+    }
+
+    private static void CheckReportPaths(BatchSettings settings, IReadOnlyList<DumpCandidate> dumps)
+    {
+        var inputs = new HashSet<string>(dumps.Select(d => Path.GetFullPath(d.Source.Path)), StringComparer.Ordinal);
+        foreach (string? file in new[] { settings.JsonFile, settings.MarkdownFile, settings.HtmlFile })
+            if (file is not null && inputs.Contains(Path.GetFullPath(file)))
+                throw new UsageException($"{file} is one of the dumps: a report would overwrite it");
+    }
+}

@@ -1,0 +1,60 @@
+using DiagExt.Cli.CommandLine;
+using DiagExt.Cli.Commands;
+using DiagExt.Core.Errors;
+
+namespace DiagExt.Cli.Batch;
+
+/// <summary>A batch's options, checked.</summary>
+public sealed record BatchSettings
+{
+    public required IReadOnlyList<string> Inputs { get; init; }
+
+    public required int Jobs { get; init; }
+
+    public required TimeSpan Timeout { get; init; }
+
+    public required long MemoryBudget { get; init; }
+
+    public string? DacPath { get; init; }
+
+    /// <summary>"--json" alone: the batch document goes to stdout instead of the summary table.</summary>
+    public bool JsonToStdout { get; init; }
+
+    public string? JsonFile { get; init; }
+
+    public string? MarkdownFile { get; init; }
+
+    public string? HtmlFile { get; init; }
+
+    public bool Quiet { get; init; }
+
+    public Limits Limits { get; init; } = Limits.Default;
+
+    public static BatchSettings From(ParsedArguments arguments)
+    {
+        if (arguments.Has(CommonOptions.Format.Name))
+            throw new UsageException("--format is for one dump; a batch prints a summary table, or its JSON document with --json");
+        if (arguments.Positionals.Count == 0)
+            throw new UsageException("analyze needs dumps, folders or globs");
+        int jobs = arguments.IntValue(BatchOptions.Jobs.Name) ?? Environment.ProcessorCount;
+        if (jobs < 1)
+            throw new UsageException("--jobs must be at least 1");
+        string? json = arguments.Value(CommonOptions.Json.Name);
+        return new BatchSettings
+        {
+            Inputs = arguments.Positionals,
+            Jobs = jobs,
+            Timeout = arguments.DurationValue(CommonOptions.Timeout.Name) ?? BatchOptions.DefaultTimeout,
+            MemoryBudget = arguments.SizeValue(BatchOptions.MaxMemory.Name) ?? Batch.MemoryBudget.DefaultTotal(),
+            DacPath = arguments.Value(CommonOptions.Dac.Name),
+            JsonToStdout = arguments.Has(CommonOptions.Json.Name) && json is null or "-",
+            JsonFile = json is null or "-" ? null : NonEmpty(CommonOptions.Json.Name, json),
+            MarkdownFile = NonEmpty(BatchOptions.Markdown.Name, arguments.Value(BatchOptions.Markdown.Name)),
+            HtmlFile = NonEmpty(BatchOptions.Html.Name, arguments.Value(BatchOptions.Html.Name)),
+            Quiet = arguments.Has(BatchOptions.Quiet.Name),
+        };
+    }
+
+    private static string? NonEmpty(string option, string? value) =>
+        value is "" ? throw new UsageException($"{option} needs a file name") : value;
+}

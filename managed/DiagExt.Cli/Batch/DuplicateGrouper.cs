@@ -1,0 +1,70 @@
+using System.Security.Cryptography;
+using DiagExt.Core.Errors;
+using DiagExt.Core.Targets.Sources;
+
+namespace DiagExt.Cli.Batch;
+
+/// <summary>A dump to analyse and the other names with the same content, which get its result.</summary>
+public sealed record DumpGroup(DumpCandidate Primary, IReadOnlyList<DumpCandidate> Copies);
+
+/// <summary>
+/// Finds dumps with identical content, so each is analysed once. Only dumps whose (unpacked) sizes
+/// collide are hashed (SHA-256 of the content, unpacked on the fly for .gz/.zip members), so a folder of
+/// distinct dumps costs no reading at all.
+/// </summary>
+public static class DuplicateGrouper
+{
+    public static IReadOnlyList<DumpGroup> Group(IReadOnlyList<DumpCandidate> candidates, Action<string>? onHashing, CancellationToken cancellation)
+    {
+        var sizeTwins = candidates
+            .Where(c => c.Problem is null && c.Length is not null)
+            .GroupBy(c => c.Length)
+            .Where(g => g.Count() > 1)
+            .SelectMany(g => g)
+            .ToList();
+        if (sizeTwins.Count > 0)
+            onHashing?.Invoke($"comparing the content of {sizeTwins.Count} dumps of equal size");
+
+        var hashes = new Dictionary<DumpCandidate, string>(ReferenceEqualityComparer.Instance);
+        foreach (DumpCandidate candidate in sizeTwins)
+            if (Hash(candidate.Source, cancellation) is { } hash)
+                hashes[candidate] = hash;
+
+        var groups = new List<(DumpCandidate Primary, List<DumpCandidate> Copies)>();
+        var byHash = new Dictionary<string, int>(StringComparer.Ordinal);
+        foreach (DumpCandidate candidate in candidates)
+        {
+            if (hashes.TryGetValue(candidate, out string? hash) && byHash.TryGetValue(hash, out int index))
+            {
+                groups[index].Copies.Add(candidate);
+                continue;
+            }
+            if (hash is not null)
+                byHash[hash] = groups.Count;
+            groups.Add((candidate, []));
+        }
+        return groups.Select(g => new DumpGroup(g.Primary, g.Copies)).ToList();
+    }
+
+    /// <summary>SHA-256 of the dump's content, or null when it cannot be read (its analysis will say why).</summary>
+    private static string? Hash(DumpSource source, CancellationToken cancellation)
+    {
+        try
+        {
+            using Stream content = DumpArchives.OpenContent(source);
+            using var sha = IncrementalHash.CreateHash(HashAlgorithmName.SHA256);
+            byte[] buffer = new byte[1024 * 1024];
+            int read;
+            while ((read = content.Read(buffer)) > 0)
+            {
+                cancellation.ThrowIfCancellationRequested();
+                sha.AppendData(buffer, 0, read);
+            }
+            return Convert.ToHexString(sha.GetHashAndReset());
+        }
+        catch (Exception e) when (e is DiagExtException or IOException or InvalidDataException or UnauthorizedAccessException)
+        {
+            return null;
+        }
+    }
+}
