@@ -11,12 +11,19 @@ public sealed class SampleProcess : IDisposable
 {
     private readonly Process _process;
     private readonly StringBuilder _output = new();
+    private readonly bool _detached;
+    private int _readyPid;
 
-    private SampleProcess(Process process) => _process = process;
+    private SampleProcess(Process process, bool detached)
+    {
+        _process = process;
+        _detached = detached;
+    }
 
-    public int Pid => _process.Id;
+    /// <summary>The sample's pid (for a detached sample, the one its READY line names).</summary>
+    public int Pid => _detached ? _readyPid : _process.Id;
 
-    public bool HasExited => _process.HasExited;
+    public bool HasExited => _detached ? !Directory.Exists($"/proc/{_readyPid}") : _process.HasExited;
 
     public string Output
     {
@@ -27,20 +34,31 @@ public sealed class SampleProcess : IDisposable
         }
     }
 
-    public static SampleProcess StartAndWaitReady(string executable, IEnumerable<string> arguments, TimeSpan timeout, IDictionary<string, string>? environment = null)
+    /// <param name="detached">
+    /// Start it through a shell that exits at once, so the sample is not this process's child. Needed when the
+    /// test process itself ptraces the sample (in-process attach): the .NET runtime's SIGCHLD handler takes a
+    /// ptrace stop of its own child for an exit, after which Process.Kill no longer kills it.
+    /// </param>
+    public static SampleProcess StartAndWaitReady(string executable, IEnumerable<string> arguments, TimeSpan timeout, IDictionary<string, string>? environment = null, bool detached = false)
     {
-        var info = new ProcessStartInfo(executable)
+        var info = new ProcessStartInfo(detached ? "/bin/sh" : executable)
         {
             RedirectStandardOutput = true,
             RedirectStandardError = true,
             UseShellExecute = false,
         };
+        if (detached)
+        {
+            info.ArgumentList.Add("-c");
+            info.ArgumentList.Add("\"$0\" \"$@\" &");
+            info.ArgumentList.Add(executable);
+        }
         foreach (string a in arguments)
             info.ArgumentList.Add(a);
         if (environment is not null)
             foreach (var (k, v) in environment)
                 info.Environment[k] = v;
-        var sample = new SampleProcess(Process.Start(info)!);
+        var sample = new SampleProcess(Process.Start(info)!, detached);
         var ready = new ManualResetEventSlim();
         sample._process.OutputDataReceived += (_, e) =>
         {
@@ -49,7 +67,10 @@ public sealed class SampleProcess : IDisposable
             lock (sample._output)
                 sample._output.AppendLine(e.Data);
             if (e.Data.StartsWith("READY", StringComparison.Ordinal))
+            {
+                sample._readyPid = int.TryParse(e.Data["READY".Length..].Trim(), out int pid) ? pid : 0;
                 ready.Set();
+            }
         };
         sample._process.ErrorDataReceived += (_, e) =>
         {
@@ -70,6 +91,18 @@ public sealed class SampleProcess : IDisposable
 
     public void Dispose()
     {
+        if (_detached && _readyPid > 0)
+        {
+            try
+            {
+                using Process sample = Process.GetProcessById(_readyPid);
+                sample.Kill();
+            }
+            catch (Exception e) when (e is ArgumentException or InvalidOperationException)
+            {
+                // Already gone.
+            }
+        }
         try
         {
             if (!_process.HasExited)

@@ -1,0 +1,90 @@
+using System.Text.Json;
+using DiagExt.Core.Batch;
+using DiagExt.Core.Rendering;
+using DiagExt.Core.Rendering.Batch;
+
+namespace DiagExt.Tests.Batch;
+
+/// <summary>
+/// Strings in a report come from the dump (type names, keys, file names): the HTML and Markdown renderers
+/// must not let one open a tag, run a script, start a list or plant a link. Pure renderer tests: the
+/// report JSON below is what a hostile dump could make diagext print.
+/// </summary>
+[TestFixture]
+public class ReportEscapingTests
+{
+    private const string Hostile = "Dictionary<script>alert(1)</script> & \"q\" 'a' | *b* [l](http://evil.example) `c` \u001b[2J\u202e";
+
+    private static BatchReport ReportWith(string text)
+    {
+        var finding = new Dictionary<string, object?>
+        {
+            ["detector"] = "dictcycle",
+            ["kind"] = "self-cycle",
+            ["title"] = text,
+            ["summary"] = text,
+            ["threads"] = new[] { new Dictionary<string, object?> { ["osThreadId"] = 42, ["role"] = text, ["frame"] = text } },
+            ["evidence"] = new[] { "1. " + text, "- " + text },
+            ["advice"] = text,
+            ["holder"] = text,
+        };
+        var report = new
+        {
+            target = new { name = text, threads = 3, runtime = new { availability = "Loaded", version = "10.0.0", flavor = ".NET" } },
+            findings = new[] { finding },
+            detectors = new[] { new { name = "dictcycle", status = "ran", findings = 1 } },
+        };
+        JsonElement json = JsonSerializer.SerializeToElement(report);
+        var dump = new DumpResult { Name = "dumps/" + text + ".dmp", Status = DumpStatus.Analysed, Report = json, Elapsed = TimeSpan.FromSeconds(1) };
+        var failed = new DumpResult { Name = "dumps/<img src=x onerror=alert(2)>.dmp", Status = DumpStatus.Failed, Error = text };
+        return new BatchReport(["dumps"], [dump, failed], [new SkippedFile("<b>readme</b>", text)], 2, TimeSpan.FromSeconds(3), false);
+    }
+
+    [Test]
+    public void Html_report_escapes_every_string_from_the_dump()
+    {
+        var html = new StringWriter();
+        BatchHtmlRenderer.Render(ReportWith(Hostile), html);
+        string page = html.ToString();
+
+        Assert.That(page, Does.Not.Contain("<script>alert"));
+        Assert.That(page, Does.Not.Contain("<img"));
+        Assert.That(page, Does.Not.Contain("<b>readme"));
+        Assert.That(page, Does.Not.Contain("\u001b"));
+        Assert.That(page, Does.Not.Contain("\u202e"));
+        Assert.That(page, Does.Contain("Dictionary&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;q&quot; &#39;a&#39;"));
+        Assert.That(page, Does.Contain("\\u001b[2J\\u202e"));
+        Assert.That(page.Split("<script>").Length, Is.EqualTo(2), "only diagext's own script block");
+    }
+
+    [Test]
+    public void Markdown_report_escapes_every_string_from_the_dump()
+    {
+        var markdown = new StringWriter();
+        BatchMarkdownRenderer.Render(ReportWith(Hostile), markdown);
+        string text = markdown.ToString();
+
+        Assert.That(text, Does.Not.Contain("<script>").And.Not.Contain("<img"));
+        Assert.That(text, Does.Not.Match(@"(?<!\\)\]\("), "no link: every ']' before '(' is escaped");
+        Assert.That(text, Does.Contain("Dictionary&lt;script&gt;alert(1)&lt;/script&gt; &amp;"));
+        Assert.That(text, Does.Contain("\\| \\*b\\* \\[l\\](http\\://evil.example) \\`c\\`"));
+        Assert.That(text, Does.Contain("- 1\\. Dictionary"), "an evidence line cannot start a nested list");
+        Assert.That(text, Does.Contain("- \\- Dictionary"));
+        Assert.That(text, Does.Not.Contain("\u001b"));
+    }
+
+    [TestCase("www.evil.example", "www\\.evil.example")]
+    [TestCase("# title", "\\# title")]
+    [TestCase("a_b", "a\\_b")]
+    [TestCase("plain text, 3.5 (ok)", "plain text, 3.5 (ok)")]
+    public void Markdown_escaper(string input, string expected) => Assert.That(MarkdownEscaper.Escape(input), Is.EqualTo(expected));
+
+    [Test]
+    public void Console_summary_sanitizes_control_characters()
+    {
+        var text = new StringWriter();
+        BatchTextRenderer.Render(ReportWith(Hostile), text);
+        Assert.That(text.ToString(), Does.Not.Contain("\u001b").And.Not.Contain("\u202e"));
+        Assert.That(text.ToString(), Does.Contain("\\u001b[2J"));
+    }
+}
