@@ -76,4 +76,27 @@ public class BatchOutcomeTests
         Assert.That(result.Stderr, Does.Contain("is one of the dumps"));
         Assert.That(File.ReadAllBytes(victim), Is.EqualTo(before));
     }
+
+    [Test]
+    public void A_dump_that_crashes_the_DAC_costs_that_dump_only()
+    {
+        string hostile = HostileDump.CrashingDac(DumpMaker.DumpOfSample("DictCycle", "dictcycle-dictionary.core"), "dac-crash.core");
+
+        Diagext.Result result = Diagext.Run("analyze", hostile, InFolder("healthy.core"), "--json", "--quiet");
+
+        var dumps = result.Json.GetProperty("dumps").EnumerateArray().ToDictionary(d => Path.GetFileName(d.GetProperty("name").GetString()!), d => d);
+        Assert.That(dumps["healthy.core"].GetProperty("status").GetString(), Is.EqualTo("analysed"), "the batch went on");
+        Assert.That(result.ExitCode, Is.EqualTo(0), result.Stdout);
+        JsonElement crashed = dumps["dac-crash.core"];
+        if (Environment.Version.ToString() == HostileDump.FoundOn)
+        {
+            Assert.That(crashed.GetProperty("status").GetString(), Is.EqualTo("crashed"));
+            Assert.That(crashed.GetProperty("error").GetString(), Does.Contain("SIGSEGV").And.Contain("probably corrupt"));
+        }
+        else
+        {
+            // Another runtime build may keep another variable at that entry: the dump must still fail alone.
+            Assert.That(crashed.GetProperty("status").GetString(), Is.AnyOf("crashed", "failed", "analysed"));
+        }
+    }
 }
