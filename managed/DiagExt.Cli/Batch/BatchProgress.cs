@@ -37,6 +37,7 @@ public sealed class BatchProgress
     private long _lastDraw = long.MinValue;
     private long _lastLine;
     private bool _barShown;
+    private bool _begun;
 
     public BatchProgress(TextWriter error, ProgressMode mode, TimeProvider clock, int width = 80)
     {
@@ -53,6 +54,7 @@ public sealed class BatchProgress
         lock (_gate)
         {
             _total = total;
+            _begun = true;
             Draw(force: true);
         }
     }
@@ -111,8 +113,8 @@ public sealed class BatchProgress
 
     private void Draw(bool force)
     {
-        if (_mode != ProgressMode.Bar)
-            return;
+        if (_mode != ProgressMode.Bar || !_begun)
+            return; // before Begin there is nothing to count yet
         long now = _clock.GetTimestamp();
         if (!force && _lastDraw != long.MinValue && _clock.GetElapsedTime(_lastDraw, now) < RedrawInterval)
             return;

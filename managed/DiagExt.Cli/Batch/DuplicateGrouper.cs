@@ -8,7 +8,7 @@ namespace DiagExt.Cli.Batch;
 public sealed record DumpGroup(DumpCandidate Primary, IReadOnlyList<DumpCandidate> Copies);
 
 /// <summary>
-/// Finds dumps with identical content, so each is analysed once. Only dumps whose (unpacked) sizes
+/// Finds dumps with identical content, so each is analysed once (a plain file in preference to a packed copy). Only dumps whose (unpacked) sizes
 /// collide are hashed (SHA-256 of the content, unpacked on the fly for .gz/.zip members), so a folder of
 /// distinct dumps costs no reading at all.
 /// </summary>
@@ -43,7 +43,15 @@ public static class DuplicateGrouper
                 byHash[hash] = groups.Count;
             groups.Add((candidate, []));
         }
-        return groups.Select(g => new DumpGroup(g.Primary, g.Copies)).ToList();
+        return groups.Select(g => Cheapest(g.Primary, g.Copies)).ToList();
+    }
+
+    /// <summary>The copy to analyse: a plain file rather than one that must be unpacked first.</summary>
+    private static DumpGroup Cheapest(DumpCandidate first, List<DumpCandidate> copies)
+    {
+        if (!first.Source.IsPacked || copies.FirstOrDefault(c => !c.Source.IsPacked) is not { } plain)
+            return new DumpGroup(first, copies);
+        return new DumpGroup(plain, copies.Where(c => !ReferenceEquals(c, plain)).Prepend(first).ToList());
     }
 
     /// <summary>SHA-256 of the dump's content, or null when it cannot be read (its analysis will say why).</summary>

@@ -6,7 +6,7 @@ namespace DiagExt.Cli.Commands;
 public static class CommonOptions
 {
     public static readonly OptionSpec Pid = new("--pid", "N", "analyse the live process N instead of a dump (suspended only while it is read)");
-    public static readonly OptionSpec Snapshot = new("--snapshot", null, "with --pid: dump the process with its runtime's createdump first and analyse the dump (the shortest pause)");
+    public static readonly OptionSpec Snapshot = new("--snapshot", null, "with --pid: have the process's own createdump write a dump (it pauses only while the dump is written) and analyse that");
     public static readonly OptionSpec Dac = new("--dac", "PATH", "the DAC (libmscordaccore.so / mscordaccore.dll) of the target's exact runtime, when it is not beside an installed runtime");
     public static readonly OptionSpec Entry = new("--entry", "NAME", "the dump inside a .zip to analyse (not needed when the zip holds only one)");
     public static readonly OptionSpec Format = new("--format", "text|dml|json", "output format (default text; dml is what the WinDbg extension uses)");

@@ -62,7 +62,7 @@ public static class BatchHtmlRenderer
         IReadOnlyList<string> detectors = ReportView.DetectorColumns(batch);
         o.WriteLine("<h2>Dumps</h2>");
         o.WriteLine("<table class=\"sortable\" id=\"dumps\"><thead><tr>");
-        o.Write(Head("Dump") + Head("Result") + Head("Runtime") + Head("Threads", numeric: true));
+        o.Write(Head("Dump") + Head("Result", sortsAsNumber: true) + Head("Runtime") + Head("Threads", numeric: true));
         foreach (string detector in detectors)
             o.Write(Head(detector, numeric: true));
         o.WriteLine(Head("Size", numeric: true) + Head("Time", numeric: true) + Head("Note") + "</tr></thead><tbody>");
@@ -123,11 +123,12 @@ public static class BatchHtmlRenderer
         }
         if (f.Threads.Count > 0)
         {
-            o.WriteLine("<h4>Threads</h4><table class=\"threads\"><thead><tr><th>OS thread</th><th>managed</th><th>role</th><th>frame</th><th>CPU</th></tr></thead><tbody>");
+            bool cpu = f.Threads.Any(t => t.Cpu is not null); // dumps without CPU times (createdump) get no empty column
+            o.WriteLine($"<h4>Threads</h4><table class=\"threads\"><thead><tr><th>OS thread</th><th>managed</th><th>role</th><th>frame</th>{(cpu ? "<th>CPU</th>" : "")}</tr></thead><tbody>");
             foreach (ThreadView t in f.Threads)
             {
                 string frame = t.CallerFrame is null ? E(t.Frame) : $"{E(t.Frame)} &larr; {E(t.CallerFrame)}";
-                o.WriteLine($"<tr><td class=\"mono\">{E(t.OsThreadId)}</td><td>{E(t.ManagedThreadId)}</td><td>{E(t.Role)}</td><td class=\"mono\">{frame}</td><td>{E(t.Cpu)}</td></tr>");
+                o.WriteLine($"<tr><td class=\"mono\">{E(t.OsThreadId)}</td><td>{E(t.ManagedThreadId)}</td><td>{E(t.Role)}</td><td class=\"mono\">{frame}</td>{(cpu ? $"<td>{E(t.Cpu)}</td>" : "")}</tr>");
             }
             o.WriteLine("</tbody></table>");
         }
@@ -162,8 +163,9 @@ public static class BatchHtmlRenderer
         }
     }
 
-    private static string Head(string label, bool numeric = false) =>
-        $"<th{(numeric ? " class=\"num\"" : "")}>{E(label)}<span class=\"arrow\"></span></th>";
+    /// <summary>A column heading; numeric columns are right-aligned, and they and <paramref name="sortsAsNumber"/> ones sort by number.</summary>
+    private static string Head(string label, bool numeric = false, bool sortsAsNumber = false) =>
+        $"<th{(numeric ? " class=\"num\"" : "")}{(numeric || sortsAsNumber ? " data-type=\"number\"" : "")}>{E(label)}<span class=\"arrow\"></span></th>";
 
     private static string Badge(DumpResult d)
     {

@@ -34,17 +34,17 @@ internal static class CreateDumpSnapshot
         if (!process.WaitForExit(Timeout))
         {
             process.Kill(entireProcessTree: true);
-            TryDelete(path);
+            UnpackedDump.TryDelete(path);
             throw new DiagExtException($"process {pid}: createdump did not finish within {Timeout.TotalMinutes:0} minutes");
         }
         if (cancellation.IsCancellationRequested)
         {
-            TryDelete(path);
+            UnpackedDump.TryDelete(path);
             cancellation.ThrowIfCancellationRequested();
         }
         if (process.ExitCode != 0 || !File.Exists(path))
         {
-            TryDelete(path);
+            UnpackedDump.TryDelete(path);
             string last = (stderr.Result + "\n" + stdout.Result).Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).LastOrDefault() ?? "";
             throw new DiagExtException($"process {pid}: createdump failed (exit code {process.ExitCode}): {last}");
         }
@@ -81,17 +81,6 @@ internal static class CreateDumpSnapshot
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
             throw new DiagExtException($"process {pid}: cannot read /proc/{pid}/maps ({e.Message}); run diagext as the process's user or as root", e);
-        }
-    }
-
-    private static void TryDelete(string path)
-    {
-        try
-        {
-            File.Delete(path);
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-        {
         }
     }
 }

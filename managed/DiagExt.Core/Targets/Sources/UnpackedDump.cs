@@ -118,7 +118,7 @@ public sealed class UnpackedDump : IDisposable
         ? string.Format(CultureInfo.InvariantCulture, "{0:0.#} GiB", bytes / (1024.0 * 1024 * 1024))
         : string.Format(CultureInfo.InvariantCulture, "{0:0.#} MiB", bytes / (1024.0 * 1024));
 
-    private static void TryDelete(string path)
+    internal static void TryDelete(string path)
     {
         try
         {

@@ -11,7 +11,7 @@
     var heads = table.tHead.rows[0].cells;
     Array.prototype.forEach.call(heads, function (th, column) {
       th.addEventListener('click', function () {
-        var numeric = th.classList.contains('num');
+        var numeric = th.getAttribute('data-type') === 'number';
         var ascending = th.getAttribute('data-dir') !== 'asc';
         Array.prototype.forEach.call(heads, function (h) {
           h.removeAttribute('data-dir');
