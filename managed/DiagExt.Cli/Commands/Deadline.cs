@@ -35,8 +35,12 @@ public sealed class Deadline : IDisposable
 
     public DiagExtException TimedOut(string target) => new($"{target}: timed out after {Describe(_limit ?? TimeSpan.Zero)} (--timeout)");
 
-    public static string Describe(TimeSpan t) =>
-        t.TotalSeconds < 120 ? string.Format(CultureInfo.InvariantCulture, "{0:0.#} s", t.TotalSeconds) : string.Format(CultureInfo.InvariantCulture, "{0:0.#} min", t.TotalMinutes);
+    public static string Describe(TimeSpan t) => t.TotalSeconds switch
+    {
+        < 1 => string.Format(CultureInfo.InvariantCulture, "{0:0} ms", t.TotalMilliseconds),
+        < 120 => string.Format(CultureInfo.InvariantCulture, "{0:0.#} s", t.TotalSeconds),
+        _ => string.Format(CultureInfo.InvariantCulture, "{0:0.#} min", t.TotalMinutes),
+    };
 
     public void Dispose()
     {

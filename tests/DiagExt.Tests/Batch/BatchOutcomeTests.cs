@@ -44,7 +44,7 @@ public class BatchOutcomeTests
         Assert.That(result.ExitCode, Is.EqualTo(2), result.Stdout);
         var statuses = result.Json.GetProperty("dumps").EnumerateArray().ToDictionary(d => Path.GetFileName(d.GetProperty("name").GetString()!), d => d);
         Assert.That(statuses["dictionary.core"].GetProperty("status").GetString(), Is.EqualTo("timedOut"));
-        Assert.That(statuses["dictionary.core"].GetProperty("error").GetString(), Does.Contain("timed out after 0.2 s"));
+        Assert.That(statuses["dictionary.core"].GetProperty("error").GetString(), Does.Contain("timed out after 200 ms"));
         Assert.That(statuses["healthy.core"].GetProperty("status").GetString(), Is.EqualTo("timedOut"));
         Assert.That(statuses["bogus.dmp"].GetProperty("error").GetString(), Does.Contain("not a dump"));
     }
