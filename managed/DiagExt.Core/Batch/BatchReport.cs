@@ -33,9 +33,16 @@ public sealed record BatchReport(
         Findings.GroupBy(f => f.Finding.TryGetProperty("detector", out JsonElement d) ? d.GetString() ?? "?" : "?")
             .Select(g => new KeyValuePair<string, int>(g.Key, g.Count())).ToList();
 
+    /// <summary>Findings that are hazards or warnings (severity other than "information", as for one dump's exit code).</summary>
+    public int Hazards => Findings.Count(f => !IsInformation(f.Finding));
+
     /// <summary>2 if no dump could be analysed (or none was found, or the batch was cancelled), else 1 if any hazard was found, else 0.</summary>
     public ExitCode ExitCode =>
-        Analysed == 0 || Cancelled ? ExitCode.InputError : Findings.Count > 0 ? ExitCode.HazardsFound : ExitCode.NothingFound;
+        Analysed == 0 || Cancelled ? ExitCode.InputError : Hazards > 0 ? ExitCode.HazardsFound : ExitCode.NothingFound;
+
+    /// <summary>A finding that is information only: it does not make an exit code 1. No severity means a hazard.</summary>
+    public static bool IsInformation(JsonElement finding) =>
+        finding.ValueKind == JsonValueKind.Object && finding.TryGetProperty("severity", out JsonElement s) && s.ValueKind == JsonValueKind.String && s.GetString() == "information";
 
     public IReadOnlyList<string> OtherNames(string name) =>
         Dumps.Where(d => d.SameContentAs == name).Select(d => d.Name).ToList();

@@ -44,7 +44,7 @@ public static class BatchHtmlRenderer
         Card(o, batch.Dumps.Count, "dumps", "");
         Card(o, batch.Analysed, "analysed", "ok");
         Card(o, batch.Failed, "failed", batch.Failed > 0 ? "warn" : "");
-        Card(o, batch.Findings.Count, "findings", batch.Findings.Count > 0 ? "hazard" : "ok");
+        Card(o, batch.Findings.Count, "findings", batch.Hazards > 0 ? "hazard" : "ok");
         foreach (var (detector, count) in batch.FindingsByDetector)
             Card(o, count, detector, "hazard");
         if (batch.Duplicates > 0)
@@ -112,7 +112,8 @@ public static class BatchHtmlRenderer
 
     private static void WriteFinding(FindingView f, TextWriter o)
     {
-        o.WriteLine($"<details class=\"finding\"><summary><span class=\"det\">{E(f.Detector)}</span>{E(f.Title)}<span class=\"kind\">{E(f.Kind)}</span></summary><div class=\"body\">");
+        string severity = f.Severity is "warning" or "information" ? f.Severity : "hazard"; // a class name: only known words
+        o.WriteLine($"<details class=\"finding {severity}\"><summary><span class=\"det\">{E(f.Detector)}</span>{E(f.Title)}<span class=\"kind\">{E(f.Kind)}{(severity == "hazard" ? "" : $", {severity}")}</span></summary><div class=\"body\">");
         o.WriteLine($"<p>{E(f.Summary)}</p>");
         if (f.Evidence.Count > 0)
         {
@@ -169,13 +170,13 @@ public static class BatchHtmlRenderer
 
     private static string Badge(DumpResult d)
     {
-        string kind = d.SameContentAs is not null ? "dup" : d.Status != DumpStatus.Analysed ? "error" : d.Findings.Count > 0 ? "hazard" : "ok";
+        string kind = d.SameContentAs is not null ? "dup" : d.Status != DumpStatus.Analysed ? "error" : d.Findings.Any(f => !BatchReport.IsInformation(f)) ? "hazard" : "ok";
         string text = d.SameContentAs is null ? ReportView.Result(d) : $"{ReportView.Result(d)}, same dump";
         return $"<span class=\"badge {kind}\">{E(text)}</span>";
     }
 
     /// <summary>Sorts hazards first, then clean dumps, then failures.</summary>
-    private static int SortRank(DumpResult d) => d.Status != DumpStatus.Analysed ? 0 : d.Findings.Count > 0 ? 100 + d.Findings.Count : 50;
+    private static int SortRank(DumpResult d) => d.Status != DumpStatus.Analysed ? 0 : 50 + d.Findings.Count + 100 * d.Findings.Count(f => !BatchReport.IsInformation(f));
 
     private static string E(string? text) => HtmlEscaper.Escape(text);
 

@@ -75,6 +75,7 @@ public static class BatchJsonRenderer
         w.WriteNumber("duplicates", batch.Duplicates);
         w.WriteNumber("skippedFiles", batch.Skipped.Count);
         w.WriteNumber("findings", batch.Findings.Count);
+        w.WriteNumber("hazards", batch.Hazards);
         w.WriteStartObject("findingsByDetector");
         foreach (var (detector, count) in batch.FindingsByDetector)
             w.WriteNumber(detector, count);

@@ -57,9 +57,10 @@ public static class BatchTextRenderer
     public static string Totals(BatchReport batch)
     {
         string dumps = Count(batch.Dumps.Count, "dump") + (batch.Duplicates > 0 ? $" ({Count(batch.Duplicates, "duplicate")})" : "");
-        string findings = batch.Findings.Count == 0
-            ? "no hazard found"
-            : $"{Count(batch.Findings.Count, "finding")} ({string.Join(", ", batch.FindingsByDetector.Select(p => $"{p.Key}: {p.Value}"))})";
+        string perDetector = string.Join(", ", batch.FindingsByDetector.Select(p => $"{p.Key}: {p.Value}"));
+        string findings = batch.Findings.Count == 0 ? "no hazard found"
+            : batch.Hazards == 0 ? $"no hazard found ({Count(batch.Findings.Count, "note")}: {perDetector})"
+            : $"{Count(batch.Findings.Count, "finding")} ({perDetector})";
         string cancelled = batch.Cancelled ? "; cancelled before the end" : "";
         return Clean(string.Format(CultureInfo.InvariantCulture, "{0}: {1} analysed, {2} failed; {3}; {4:0.0}s wall with {5} parallel job{6}{7}",
             dumps, batch.Analysed, batch.Failed, findings, batch.Elapsed.TotalSeconds, batch.Jobs, batch.Jobs == 1 ? "" : "s", cancelled));

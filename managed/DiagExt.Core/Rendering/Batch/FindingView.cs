@@ -11,6 +11,7 @@ public sealed record ThreadView(string OsThreadId, string? ManagedThreadId, stri
 /// as name/value text. Every string here may come from the target: renderers escape it.
 /// </summary>
 public sealed record FindingView(
+    string Severity,
     string Detector,
     string Kind,
     string Title,
@@ -20,7 +21,7 @@ public sealed record FindingView(
     string? Advice,
     IReadOnlyList<KeyValuePair<string, string>> Fields)
 {
-    private static readonly HashSet<string> Common = ["detector", "kind", "title", "summary", "evidence", "threads", "advice", "dump", "alsoIn"];
+    private static readonly HashSet<string> Common = ["severity", "detector", "kind", "title", "summary", "evidence", "threads", "advice", "dump", "alsoIn"];
 
     public static FindingView From(JsonElement finding)
     {
@@ -32,6 +33,7 @@ public sealed record FindingView(
                 .ToList()
             : [];
         return new FindingView(
+            ReportView.OptionalText(finding, "severity") ?? "hazard",
             ReportView.Text(finding, "detector"),
             ReportView.Text(finding, "kind"),
             ReportView.Text(finding, "title"),

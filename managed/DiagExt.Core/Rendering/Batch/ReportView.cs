@@ -54,17 +54,19 @@ public static class ReportView
 
     public static string Result(DumpResult dump) => dump.Status switch
     {
-        DumpStatus.Analysed => dump.Findings.Count switch
-        {
-            0 => "no hazard",
-            1 => "1 finding",
-            int n => $"{n} findings",
-        },
+        DumpStatus.Analysed => Count(dump.Findings.Count(f => !BatchReport.IsInformation(f)), dump.Findings.Count(BatchReport.IsInformation)),
         DumpStatus.Failed => "error",
         DumpStatus.TimedOut => "timed out",
         DumpStatus.Crashed => "crashed",
         _ => "cancelled",
     };
+
+    /// <summary>"1 finding", "2 findings", "no hazard", "no hazard, 1 note" (information findings are notes).</summary>
+    private static string Count(int hazards, int notes)
+    {
+        string main = hazards switch { 0 => "no hazard", 1 => "1 finding", _ => $"{hazards} findings" };
+        return notes == 0 ? main : hazards == 0 ? $"{main}, {notes} note{(notes == 1 ? "" : "s")}" : $"{main} (+{notes} note{(notes == 1 ? "" : "s")})";
+    }
 
     public static string Seconds(TimeSpan elapsed) => string.Format(CultureInfo.InvariantCulture, "{0:0.0}s", elapsed.TotalSeconds);
 
