@@ -1,5 +1,6 @@
 using DiagExt.Cli.CommandLine;
 using DiagExt.Cli.Commands;
+using DiagExt.Core.Files;
 using DiagExt.Core.Targets;
 
 namespace DiagExt.Cli.Batch;

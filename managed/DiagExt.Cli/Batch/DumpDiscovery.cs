@@ -1,5 +1,6 @@
 using DiagExt.Core.Batch;
 using DiagExt.Core.Errors;
+using DiagExt.Core.Files;
 using DiagExt.Core.Targets;
 using DiagExt.Core.Targets.Sources;
 

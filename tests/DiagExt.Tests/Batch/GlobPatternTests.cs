@@ -1,4 +1,4 @@
-using DiagExt.Cli.Batch;
+using DiagExt.Core.Files;
 using DiagExt.Tests.Infrastructure;
 
 namespace DiagExt.Tests.Batch;

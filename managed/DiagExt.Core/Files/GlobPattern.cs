@@ -1,12 +1,12 @@
 using System.Text;
 using System.Text.RegularExpressions;
 
-namespace DiagExt.Cli.Batch;
+namespace DiagExt.Core.Files;
 
 /// <summary>
-/// Expands a quoted glob the shell did not ("dumps/*.dmp", "crashes/**/core.*", "d/app-[0-9].dmp"):
+/// Expands a quoted glob the shell did not ("dumps/*.dmp", "crashes/**/core.*", "bin/**/*.dll"):
 /// "*" and "?" within one folder name, "**" across folders, "[...]" a character class. As in a shell,
-/// wildcards do not match names starting with '.'.
+/// wildcards do not match names starting with '.'. Used for batch inputs and ctororder's --assembly.
 /// </summary>
 public static class GlobPattern
 {
