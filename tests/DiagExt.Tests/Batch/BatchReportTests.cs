@@ -55,4 +55,20 @@ public class BatchReportTests
         Assert.That(batch.Findings[0].AlsoIn, Is.EqualTo(new[] { "a-copy" }));
         Assert.That((batch.Analysed, batch.Failed, batch.Duplicates), Is.EqualTo((1, 1, 2)));
     }
+
+    [Test]
+    public void What_a_detector_says_besides_findings_is_listed_as_a_note()
+    {
+        JsonElement report = JsonSerializer.SerializeToElement(new
+        {
+            findings = Array.Empty<object>(),
+            detectors = new[] { new { name = "y", status = "ran", findings = 0, reason = "lock is free" }, new { name = "x", status = "skipped", findings = 0, reason = "needs .NET" } },
+        });
+        BatchReport batch = Batch(new DumpResult { Name = "w.dmp", Status = DumpStatus.Analysed, Report = report });
+        var text = new StringWriter();
+        BatchTextRenderer.Render(batch, text);
+        Assert.That(text.ToString(), Does.Contain("notes:\n  w.dmp: y: lock is free".Replace("\n", Environment.NewLine)));
+        Assert.That(text.ToString(), Does.Not.Contain("needs .NET"), "a skipped detector's reason is not a note");
+        Assert.That(ReportView.DetectorCell(batch.Dumps[0], "x"), Is.EqualTo("-"));
+    }
 }

@@ -83,7 +83,9 @@ public static class BatchHtmlRenderer
             o.Write($"<td class=\"num\" data-sort=\"{d.SizeBytes ?? 0}\">{E(ReportView.Size(d.SizeBytes))}</td>");
             double seconds = d.SameContentAs is null ? d.Elapsed.TotalSeconds : 0;
             o.Write($"<td class=\"num\" data-sort=\"{seconds.ToString("0.000", CultureInfo.InvariantCulture)}\">{(d.SameContentAs is null ? E(ReportView.Seconds(d.Elapsed)) : "")}</td>");
-            string note = d.SameContentAs is not null ? $"same content as {E(d.SameContentAs)}: analysed once" : E(d.Error);
+            string note = d.SameContentAs is not null ? $"same content as {E(d.SameContentAs)}: analysed once"
+                : d.Error is not null ? E(d.Error)
+                : string.Join("<br>", ReportView.Notes(d).Select(E));
             o.WriteLine($"<td class=\"reason\">{note}</td></tr>");
         }
         o.WriteLine("</tbody></table>");

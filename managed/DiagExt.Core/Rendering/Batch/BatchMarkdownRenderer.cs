@@ -29,6 +29,15 @@ public static class BatchMarkdownRenderer
                 output.WriteLine($"- **{Md(d.Name)}** ({Md(ReportView.Result(d))}): {Md(d.Error)}");
             output.WriteLine();
         }
+        var notes = batch.Distinct.SelectMany(d => ReportView.Notes(d).Select(n => $"- **{Md(d.Name)}**: {Md(n)}")).ToList();
+        if (notes.Count > 0)
+        {
+            output.WriteLine("## Notes");
+            output.WriteLine();
+            foreach (string line in notes)
+                output.WriteLine(line);
+            output.WriteLine();
+        }
         if (batch.Skipped.Count > 0)
         {
             output.WriteLine("## Skipped (not dumps)");

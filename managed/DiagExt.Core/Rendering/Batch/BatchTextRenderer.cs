@@ -37,6 +37,14 @@ public static class BatchTextRenderer
             foreach (DumpResult d in failed)
                 output.WriteLine(Clean($"  {d.Name}: {d.Error ?? ReportView.Result(d)}"));
         }
+        var notes = batch.Distinct.SelectMany(d => ReportView.Notes(d).Select(n => $"  {d.Name}: {n}")).ToList();
+        if (notes.Count > 0)
+        {
+            output.WriteLine();
+            output.WriteLine("notes:");
+            foreach (string line in notes)
+                output.WriteLine(Clean(line));
+        }
         var copies = batch.Dumps.Where(d => d.SameContentAs is not null).ToList();
         if (copies.Count > 0)
         {

@@ -37,6 +37,10 @@ public static class ReportView
             .ToList();
     }
 
+    /// <summary>What detectors that ran said besides findings ("loader lock ... is free", "PEB not captured"), as "detector: note".</summary>
+    public static IReadOnlyList<string> Notes(DumpResult dump) =>
+        Detectors(dump).Where(d => d.Status == "ran" && !string.IsNullOrEmpty(d.Reason)).Select(d => $"{d.Name}: {d.Reason}").ToList();
+
     /// <summary>Every detector named in any report of the batch, in first-seen order: the columns of a summary table.</summary>
     public static IReadOnlyList<string> DetectorColumns(BatchReport batch) =>
         batch.Dumps.SelectMany(d => Detectors(d).Select(x => x.Name)).Distinct().ToList();
