@@ -50,7 +50,7 @@ public class BatchFolderTests
         Assert.That(Status(copy), Is.EqualTo("analysed"));
         Assert.That(copy.GetProperty("findingCount").GetInt32(), Is.EqualTo(original.GetProperty("findingCount").GetInt32()));
 
-        JsonElement finding = FindingsOf("copy-of-dictionary.core").Single(f => f.GetProperty("detector").GetString() == "dictcycle");
+        JsonElement finding = FindingsOf("copy-of-dictionary.core").Single(f => f.TryGetProperty("holder", out JsonElement h) && h.GetString()!.EndsWith("DictionaryTarget.Dict"));
         Assert.That(finding.GetProperty("holder").GetString(), Does.EndWith("DictionaryTarget.Dict"));
         Assert.That(finding.GetProperty("alsoIn").EnumerateArray().Select(n => n.GetString()), Is.EqualTo(new[] { copy.GetProperty("name").GetString() }));
         Assert.That(FindingsOf("dictionary.core"), Is.Empty, "a duplicate's findings are listed once, under the first name");
@@ -61,9 +61,9 @@ public class BatchFolderTests
     public void The_gzipped_hashset_core_is_read_and_its_corrupt_set_found()
     {
         Assert.That(Status(Dump("hashset.core.gz")), Is.EqualTo("analysed"));
-        JsonElement finding = FindingsOf("hashset.core.gz").Single(f => f.GetProperty("detector").GetString() == "dictcycle");
+        // The sample's earlier, unreferenced sets may be corrupt too: the one that matters is the static one.
+        JsonElement finding = FindingsOf("hashset.core.gz").Single(f => f.TryGetProperty("holder", out JsonElement h) && h.GetString()!.EndsWith("SetTarget.Set"));
         Assert.That(finding.GetProperty("type").GetString(), Does.StartWith("System.Collections.Generic.HashSet<System.String"));
-        Assert.That(finding.GetProperty("holder").GetString(), Does.EndWith("SetTarget.Set"));
     }
 
     [Test]
@@ -149,7 +149,7 @@ public class BatchFolderTests
     {
         Assert.That(_html, Does.StartWith("<!DOCTYPE html>"));
         Assert.That(_html, Does.Contain("<table class=\"sortable\""));
-        Assert.That(_html, Does.Contain("<details class=\"finding\">"));
+        Assert.That(_html, Does.Contain("<details class=\"finding hazard\">"));
         Assert.That(_html, Does.Contain("Content-Security-Policy"));
         Assert.That(_html, Does.Not.Match("(src|href)=\"(https?:)?//"), "no external resources");
         Assert.That(_html, Does.Contain("Dictionary&lt;String, Int32&gt;"));
