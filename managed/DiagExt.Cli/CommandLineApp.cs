@@ -61,7 +61,9 @@ public static class CommandLineApp
         ParsedArguments parsed = ArgumentParser.Parse(args.Skip(1).ToList(), command.Options);
         if (parsed.Has(CommonOptions.Help.Name))
         {
-            io.Out.Write(HelpCommand.For(command));
+            // With --format dml (the WinDbg extension) every line on stdout is DML, help included.
+            string help = HelpCommand.For(command);
+            io.Out.Write(parsed.Value(CommonOptions.Format.Name) == "dml" ? HelpCommand.AsDml(help) : help);
             return ExitCode.NothingFound;
         }
         return command.Execute(parsed, io);

@@ -35,4 +35,5 @@ try
 catch (IOException)
 {
 }
-return CommandLineApp.Run(args, new CommandIo(Console.Out, Console.Error, cancellation.Token, terminal, width, Abort));
+return CommandLineApp.Run(args, new CommandIo(PipeAwareWriter.For(Console.Out, Console.IsOutputRedirected, Console.OpenStandardOutput),
+    PipeAwareWriter.For(Console.Error, Console.IsErrorRedirected, Console.OpenStandardError), cancellation.Token, terminal, width, Abort));

@@ -6,6 +6,7 @@ namespace DiagExt.Cli.Commands;
 public static class CommonOptions
 {
     public static readonly OptionSpec Pid = new("--pid", "N", "analyse the live process N instead of a dump (suspended only while it is read)");
+    public static readonly OptionSpec NoSuspend = new("--no-suspend", null, "with --pid: read the process as it is, neither stopping it nor taking a snapshot, because a debugger has already stopped it (the WinDbg extension passes this)");
     public static readonly OptionSpec Snapshot = new("--snapshot", null, "with --pid: have the process's own createdump write a dump (it pauses only while the dump is written) and analyse that");
     public static readonly OptionSpec Dac = new("--dac", "PATH", "the DAC (libmscordaccore.so / mscordaccore.dll) of the target's exact runtime, when it is not beside an installed runtime");
     public static readonly OptionSpec Entry = new("--entry", "NAME", "the dump inside a .zip to analyse (not needed when the zip holds only one)");
@@ -25,5 +26,5 @@ public static class CommonOptions
     public static readonly OptionSpec Timeout = new("--timeout", "DURATION", "give up after this long, e.g. 90s or 5m (a batch: per dump, default 10m; one target: no default); a live target is let go at once");
     public static readonly OptionSpec Help = new("--help", null, "show this command's help", "-h");
 
-    public static IReadOnlyList<OptionSpec> Target { get; } = [Pid, Snapshot, Dac, Entry, Format, Json, Timeout, Help];
+    public static IReadOnlyList<OptionSpec> Target { get; } = [Pid, NoSuspend, Snapshot, Dac, Entry, Format, Json, Timeout, Help];
 }

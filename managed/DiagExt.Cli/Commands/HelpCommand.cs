@@ -67,5 +67,9 @@ public sealed class HelpCommand(Func<IReadOnlyList<ICommand>> commands) : IComma
         return sb.ToString();
     }
 
+    /// <summary>Help text escaped line by line for DML (it shows placeholders such as &lt;dump&gt;).</summary>
+    public static string AsDml(string text) =>
+        string.Concat(text.Split('\n').Select((line, i) => (i > 0 ? "\n" : "") + DmlEscaper.Escape(line.TrimEnd('\r'))));
+
     private static string Label(OptionSpec o) => o.Alias is null ? o.Usage : $"{o.Alias}, {o.Usage}";
 }

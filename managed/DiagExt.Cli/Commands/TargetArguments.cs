@@ -11,7 +11,10 @@ public static class TargetArguments
     {
         int? pid = arguments.IntValue(CommonOptions.Pid.Name);
         string? entry = arguments.Value(CommonOptions.Entry.Name);
-        var options = new TargetOptions { DacPath = arguments.Value(CommonOptions.Dac.Name) };
+        bool noSuspend = arguments.Has(CommonOptions.NoSuspend.Name);
+        if (noSuspend && (pid is null || arguments.Has(CommonOptions.Snapshot.Name)))
+            throw new UsageException("--no-suspend goes with --pid N alone (not with a dump or --snapshot)");
+        var options = new TargetOptions { DacPath = arguments.Value(CommonOptions.Dac.Name), SuspendLiveProcess = !noSuspend };
         if (pid is not null)
         {
             if (arguments.Positionals.Count > 0)

@@ -19,9 +19,9 @@ public sealed class ConsoleReportRenderer(IMarkupStyle style)
         foreach (DetectorOutcome outcome in report.Outcomes)
         {
             if (outcome.Status == DetectorStatus.Skipped)
-                output.WriteLine($"{outcome.Detector}: skipped: {style.Text(outcome.Reason ?? "")}");
+                output.WriteLine(style.Text($"{outcome.Detector}: skipped: {outcome.Reason}"));
             else if (outcome.Reason is { } note)
-                output.WriteLine($"{outcome.Detector}: note: {style.Text(note)}");
+                output.WriteLine(style.Text($"{outcome.Detector}: note: {note}"));
             foreach (Finding finding in outcome.Findings)
                 RenderFinding(finding, output);
         }
@@ -32,29 +32,30 @@ public sealed class ConsoleReportRenderer(IMarkupStyle style)
     private void RenderFinding(Finding finding, TextWriter output)
     {
         output.WriteLine();
-        output.WriteLine(style.Strong($"[{finding.Detector}] {style.Text(finding.Title)}"));
+        output.WriteLine(style.Strong(style.Text($"[{finding.Detector}] {finding.Title}")));
         output.WriteLine($"  {style.Text(finding.Summary)}");
         foreach (Markup line in finding.Evidence)
             output.WriteLine($"  {string.Concat(line.Pieces.Select(style.Piece))}");
         if (finding.Threads.Count > 0)
         {
-            output.WriteLine("  threads:");
+            output.WriteLine($"  {style.Text("threads:")}");
             foreach (ThreadRef thread in finding.Threads)
                 RenderThread(thread, output);
         }
         if (finding.Advice is { } advice)
-            output.WriteLine($"  fix: {style.Text(advice)}");
+            output.WriteLine($"  {style.Text($"fix: {advice}")}");
     }
 
+    // Literal text goes through style.Text too: in DML even the renderer's own " <- " would open a tag.
     private void RenderThread(ThreadRef thread, TextWriter output)
     {
         string managed = thread.ManagedThreadId is int m ? $" (managed {m})" : "";
-        output.WriteLine($"    {style.Piece(new MarkupPiece.Thread(thread.OsThreadId))}{managed} {style.Text(thread.Role)}");
-        string at = thread.Frame is null ? "" : $"at {style.Text(thread.Frame)}";
-        string caller = thread.CallerFrame is null ? "" : $" <- {style.Text(thread.CallerFrame)}";
+        output.WriteLine($"    {style.Piece(new MarkupPiece.Thread(thread.OsThreadId))}{style.Text($"{managed} {thread.Role}")}");
+        string at = thread.Frame is null ? "" : $"at {thread.Frame}";
+        string caller = thread.CallerFrame is null ? "" : $" <- {thread.CallerFrame}";
         string cpu = CpuText(thread);
         if (at.Length + caller.Length + cpu.Length > 0)
-            output.WriteLine($"        {at}{caller}{(cpu.Length > 0 && at.Length > 0 ? "; " : "")}{cpu}");
+            output.WriteLine($"        {style.Text($"{at}{caller}{(cpu.Length > 0 && at.Length > 0 ? "; " : "")}{cpu}")}");
     }
 
     private static string CpuText(ThreadRef thread)

@@ -60,7 +60,7 @@ public static class TargetOpener
         IDisposable? hold;
         try
         {
-            (dataTarget, hold) = LiveDataTargets.Open(pid, ClrMdOptions(options), cancellation);
+            (dataTarget, hold) = LiveDataTargets.Open(pid, ClrMdOptions(options), options.SuspendLiveProcess, cancellation);
         }
         catch (Exception e) when (e is not OutOfMemoryException and not OperationCanceledException)
         {

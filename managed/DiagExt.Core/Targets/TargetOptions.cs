@@ -10,6 +10,13 @@ public sealed record TargetOptions
 
     public Limits Limits { get; init; } = Limits.Default;
 
+    /// <summary>
+    /// For live targets: stop the process (or read a snapshot) while it is read. Off when a debugger has already
+    /// stopped it (the WinDbg extension): a process under a debugger cannot be seized with ptrace on Linux, and
+    /// copying its address space into a snapshot on Windows would only cost time.
+    /// </summary>
+    public bool SuspendLiveProcess { get; init; } = true;
+
     /// <summary>For live targets: how long to watch thread CPU time before suspending the process.</summary>
     public TimeSpan LiveCpuSampleWindow { get; init; } = TimeSpan.FromMilliseconds(250);
 }

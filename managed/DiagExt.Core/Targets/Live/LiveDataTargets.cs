@@ -11,12 +11,16 @@ namespace DiagExt.Core.Targets.Live;
 /// - Windows: ClrMD's PssCaptureSnapshot clone. ClrMD's suspend mode calls SuspendThread, which nothing
 ///   undoes if diagext is killed; a clone pauses the process only while Windows copies its address space.
 /// - macOS: ClrMD's own suspend (not tested).
+/// A process a debugger has already stopped (--no-suspend, the WinDbg extension) is read as it is: its
+/// threads cannot run, and nothing diagext does needs undoing.
 /// </summary>
 internal static class LiveDataTargets
 {
     /// <summary>The data target and what releases the process (dispose it after the data target).</summary>
-    public static (DataTarget DataTarget, IDisposable? Hold) Open(int pid, DataTargetOptions options, CancellationToken cancellation)
+    public static (DataTarget DataTarget, IDisposable? Hold) Open(int pid, DataTargetOptions options, bool stop, CancellationToken cancellation)
     {
+        if (!stop)
+            return (DataTarget.AttachToProcess(pid, suspend: false, options), null);
         if (OperatingSystem.IsLinux())
         {
             LinuxThreadFreezer freezer = LinuxThreadFreezer.Freeze(pid, cancellation);
