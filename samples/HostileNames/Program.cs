@@ -7,20 +7,28 @@
 using System.Collections;
 using System.Reflection;
 using System.Reflection.Emit;
+using System.Runtime.Loader;
 
 const string Injection = "<link cmd=\".shell -ci \\\"calc\\\" cmd /c echo PWNED\">click me</link>";
 string typeName = $"Evil{Injection}&amp;&#39;\"'\n\rLINE2\u001b[31mRED\u202eRTL\u2066\u200fX";
 string fieldName = $"Field<b>{Injection}\nF";
 string methodName = $"Hammer{Injection}\u202e";
 
-AssemblyBuilder assembly = AssemblyBuilder.DefineDynamicAssembly(new AssemblyName("Hostile"), AssemblyBuilderAccess.Run);
+// Emitted with PersistedAssemblyBuilder and loaded as a normal in-memory assembly: its metadata is then
+// in the dump like any module's, so readers resolve the names (a Run-only dynamic module's are not),
+// and .NET under Wine crashed in DynamicResolver finalizers with the Run-only kind.
+var assembly = new PersistedAssemblyBuilder(new AssemblyName("Hostile"), typeof(object).Assembly);
 TypeBuilder builder = assembly.DefineDynamicModule("Hostile").DefineType(typeName, TypeAttributes.Public | TypeAttributes.Class);
 builder.DefineDefaultConstructor(MethodAttributes.Public);
 builder.DefineField(fieldName, typeof(IDictionary), FieldAttributes.Public | FieldAttributes.Static);
 EmitHammer(builder, methodName);
-Type hostile = builder.CreateType();
+builder.CreateType();
+var image = new MemoryStream();
+assembly.Save(image);
+image.Position = 0;
+Type hostile = AssemblyLoadContext.Default.LoadFromStream(image).GetTypes().Single(); // GetType(name) would parse the name
 FieldInfo holder = hostile.GetField(fieldName)!;
-var hammer = hostile.GetMethod(methodName)!.CreateDelegate<Action<IDictionary, object>>();
+var hammer = hostile.GetMethod(methodName)!.CreateDelegate<Action<IDictionary, object, object>>();
 object[] keys = Enumerable.Range(0, 10).Select(_ => Activator.CreateInstance(hostile)!).ToArray();
 Console.WriteLine($"HostileNames: corrupting a Dictionary<{typeName.Length}-char emitted type, int> with three concurrent writers");
 
@@ -77,28 +85,35 @@ bool LookupsLoop()
     }
 }
 
+// Keeps hammering with the keys whose lookups still work, so the threads stay inside the dictionary's
+// code without throwing: a thread that throws in a loop allocates without end, and .NET under Wine
+// died within seconds of such a GC storm ("Internal CLR error" in the finalizer thread).
 void Hammer()
 {
+    object one = 1;
+    var working = new List<object>(keys);
     while (true)
     {
-        foreach (object key in keys)
+        for (int i = working.Count - 1; i >= 0; i--)
         {
             try
             {
-                hammer(dict, key);
+                hammer(dict, working[i], one);
             }
             catch (Exception)
             {
+                if (working.Count > 1)
+                    working.RemoveAt(i);
             }
         }
     }
 }
 
-// static void <methodName>(IDictionary d, object key) { d.Contains(key); d[key] = 1; }
+// static void <methodName>(IDictionary d, object key, object value) { d.Contains(key); d[key] = value; }
 // Emitted, so the hostile method name is on the hammering threads' stacks.
 static void EmitHammer(TypeBuilder type, string name)
 {
-    MethodBuilder method = type.DefineMethod(name, MethodAttributes.Public | MethodAttributes.Static, typeof(void), [typeof(IDictionary), typeof(object)]);
+    MethodBuilder method = type.DefineMethod(name, MethodAttributes.Public | MethodAttributes.Static, typeof(void), [typeof(IDictionary), typeof(object), typeof(object)]);
     ILGenerator il = method.GetILGenerator();
     il.Emit(OpCodes.Ldarg_0);
     il.Emit(OpCodes.Ldarg_1);
@@ -106,8 +121,7 @@ static void EmitHammer(TypeBuilder type, string name)
     il.Emit(OpCodes.Pop);
     il.Emit(OpCodes.Ldarg_0);
     il.Emit(OpCodes.Ldarg_1);
-    il.Emit(OpCodes.Ldc_I4_1);
-    il.Emit(OpCodes.Box, typeof(int));
+    il.Emit(OpCodes.Ldarg_2);
     il.Emit(OpCodes.Callvirt, typeof(IDictionary).GetProperty("Item")!.GetSetMethod()!);
     il.Emit(OpCodes.Ret);
 }

@@ -19,6 +19,39 @@ public static class WinePrefix
         ["WINEDLLOVERRIDES"] = "mscoree,mshtml=",
     };
 
+    /// <summary>
+    /// For .NET programs and Microsoft's debugger engine (the WinDbg extension tests). mscoree stays enabled:
+    /// Wine's loader needs it to map IL-only images, and .NET loads every System.*.dll that way (with it
+    /// disabled a self-contained .NET app fails: "Could not load file or assembly System.Runtime.dll").
+    /// Microsoft's dbgeng/dbghelp must win over Wine's built-in stubs of the same names; winedbg is off so a
+    /// crashing program ends instead of starting Wine's debugger.
+    /// </summary>
+    public static Dictionary<string, string> DotnetAndDebuggerEnvironment => new(Environment)
+    {
+        ["WINEDLLOVERRIDES"] = "mshtml=;dbgeng,dbghelp,dbgcore,dbgmodel=n,b;winedbg.exe=d",
+    };
+
+    /// <summary>Runs a Windows program (.NET or the debugger engine) under Wine in this prefix.</summary>
+    public static ProcessRunner.Result Run(string exe, IEnumerable<string> arguments, TimeSpan timeout, IDictionary<string, string>? extra = null)
+    {
+        EnsureCreated();
+        Dictionary<string, string> environment = DotnetAndDebuggerEnvironment;
+        foreach (var (key, value) in extra ?? new Dictionary<string, string>())
+            environment[key] = value;
+        return ProcessRunner.Run("wine", new[] { exe }.Concat(arguments), timeout, environment: environment);
+    }
+
+    /// <summary>Runs Wine's reg.exe in this prefix ("add KEY /v NAME /d VALUE /f", "delete KEY /f").</summary>
+    public static void Registry(IEnumerable<string> arguments)
+    {
+        ProcessRunner.Result result = Run("reg", arguments, TimeSpan.FromMinutes(1));
+        if (result.ExitCode != 0)
+            throw new InvalidOperationException($"reg {string.Join(' ', arguments)} failed ({result.ExitCode}):\n{result.Stdout}\n{result.Stderr}");
+    }
+
+    /// <summary>The Linux path of the Wine user's %LOCALAPPDATA% in this prefix.</summary>
+    public static string LocalAppData => System.IO.Path.Combine(Path, "drive_c", "users", System.Environment.UserName, "AppData", "Local");
+
     /// <summary>Creates the prefix on first use in this test run (a prefix left by an earlier run is replaced).</summary>
     public static void EnsureCreated()
     {

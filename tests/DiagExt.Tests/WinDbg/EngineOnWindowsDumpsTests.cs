@@ -1,0 +1,86 @@
+using DiagExt.Tests.Infrastructure;
+
+namespace DiagExt.Tests.WinDbg;
+
+/// <summary>
+/// The extension as a WinDbg user runs it: Microsoft's dbgeng.dll (NuGet Microsoft.Debugging.Platform.DbgEng)
+/// under Wine opens a real Windows dump, ".load"s the packaged DiagExt.dll, and its commands start the
+/// real win-x64 diagext under Wine. What the engine prints is what the user would read.
+/// </summary>
+[TestFixture]
+public class EngineOnWindowsDumpsTests
+{
+    private EngineHost.Session _x64 = null!;
+
+    private static string Load(string arch) => $".load {WinePrefix.WindowsPath(WinDbgPackage.Extension(arch))}";
+
+    private static string SharedDump(string name) => Path.Combine(Repo.SharedWindowsDumps, name);
+
+    [OneTimeSetUp]
+    public void OpenTheWindows11Dump() =>
+        _x64 = EngineHost.OpenDump(SharedDump("win11-x64-crashpad-tiny-exe.dmp"),
+            [Load("x64"), "!dictcycle", "!analyze", "!dictcycle --bogus", "!help", "!dictcycle --json"]);
+
+    [Test]
+    public void The_engine_opens_the_dump_and_loads_the_extension_silently()
+    {
+        Assert.That(_x64.Opened, Is.True, _x64.Raw);
+        Assert.That(_x64[Load("x64")].HResult, Is.Zero);
+        Assert.That(_x64[Load("x64")].NonEmpty, Is.Empty);
+    }
+
+    [TestCase("!dictcycle")]
+    [TestCase("!analyze")]
+    public void A_dump_without_dotnet_gives_diagexts_one_line(string command)
+    {
+        EngineHost.Command result = _x64[command];
+        Assert.That(result.NonEmpty.Select(l => l.ToString()), Is.EqualTo(new[]
+        {
+            $"E|diagext: {WinePrefix.WindowsPath(SharedDump("win11-x64-crashpad-tiny-exe.dmp"))}: no .NET runtime found in the target",
+        }), result.ToString());
+    }
+
+    [Test]
+    public void A_bad_option_is_diagexts_usage_line() =>
+        Assert.That(_x64["!dictcycle --bogus"].NonEmpty.Select(l => l.ToString()),
+            Is.EqualTo(new[] { "E|diagext: unknown option '--bogus' (see 'diagext help')" }));
+
+    [Test]
+    public void Help_is_shown_as_text_with_every_command()
+    {
+        EngineHost.Command help = _x64["!help"];
+        Assert.That(help.Lines.All(l => l.Kind == 'T'), help.ToString());
+        string text = string.Join('\n', help.Lines.Select(l => l.Text));
+        // As text, not DML: the placeholders in angle brackets survive.
+        Assert.That(text, Does.Contain("usage: diagext <command> <dump> | --pid N"));
+        foreach (string command in new[] { "analyze", "dictcycle", "help" })
+            Assert.That(text, Does.Contain($"  {command} "), command);
+    }
+
+    [Test]
+    public void A_format_chosen_by_the_user_replaces_dml() =>
+        // The extension adds no "--format dml" then: diagext would reject the option given twice.
+        Assert.That(_x64["!dictcycle --json"].Errors, Has.Some.Contains("no .NET runtime found in the target"));
+
+    [Test]
+    public void A_32_bit_dump_in_a_64_bit_engine_falls_back_to_the_64_bit_diagext_and_says_so()
+    {
+        string dump = SharedDump("win-x86-crashpad-tiny-exe.dmp");
+        EngineHost.Session session = EngineHost.OpenDump(dump, [Load("x64"), "!analyze"]);
+        string[] lines = session["!analyze"].NonEmpty.Select(l => l.ToString()).ToArray();
+        Assert.That(lines, Has.Length.EqualTo(2), session.Raw);
+        // No 32-bit .NET runtime under Wine: the framework-dependent x86 diagext cannot run.
+        Assert.That(lines[0], Does.StartWith("E|DiagExt: the 32-bit diagext in ").And.Contain("needs the 32-bit .NET 10 runtime (dotnet.exe x86)")
+            .And.EndWith("using the 64-bit diagext, which cannot load a 32-bit .NET runtime's DAC"));
+        Assert.That(lines[1], Is.EqualTo($"E|diagext: {WinePrefix.WindowsPath(dump)}: no .NET runtime found in the target"));
+    }
+
+    [Test]
+    public void The_32_bit_extension_works_in_the_32_bit_engine()
+    {
+        string dump = SharedDump("winxp-x86-breakpad-test-app.dmp");
+        EngineHost.Session session = EngineHost.OpenDump(dump, [Load("x86"), "!dictcycle"], new EngineHost.Options { Arch = "x86" });
+        Assert.That(session[Load("x86")].HResult, Is.Zero, session.Raw);
+        Assert.That(session["!dictcycle"].Errors.Last(), Is.EqualTo($"diagext: {WinePrefix.WindowsPath(dump)}: no .NET runtime found in the target"), session.Raw);
+    }
+}

@@ -1,0 +1,41 @@
+using DiagExt.Tests.Infrastructure;
+
+namespace DiagExt.Tests.WinDbg;
+
+/// <summary>
+/// Installed as an extension gallery package (the DiagExt folder copied to %LOCALAPPDATA%\Dbg\UserExtensions),
+/// the engine loads DiagExt.dll by itself when a user types one of its commands, with no .load.
+/// </summary>
+[TestFixture]
+public class GalleryManifestTests
+{
+    private string _installed = null!;
+
+    [OneTimeSetUp]
+    public void Install()
+    {
+        WinePrefix.EnsureCreated();
+        _installed = Path.Combine(WinePrefix.LocalAppData, "Dbg", "UserExtensions", "DiagExt");
+        if (Directory.Exists(_installed))
+            Directory.Delete(_installed, recursive: true);
+        WinDbgPackage.CopyDirectory(WinDbgPackage.Folder, _installed);
+    }
+
+    // Other tests .load their own DiagExt.dll; a second one from the gallery would be ambiguous there.
+    [OneTimeTearDown]
+    public void Uninstall() => Directory.Delete(_installed, recursive: true);
+
+    [Test]
+    public void The_first_command_loads_the_extension_from_the_gallery()
+    {
+        string dump = Path.Combine(Repo.SharedWindowsDumps, "win11-x64-crashpad-tiny-exe.dmp");
+
+        EngineHost.Session session = EngineHost.OpenDump(dump, [".chain", "!dictcycle", ".chain"]);
+
+        Assert.That(session.Raw, Does.Contain("Repository : UserExtensions, Enabled: true, Packages count: 1"));
+        const string dll = "UserExtensions\\DiagExt\\x64\\DiagExt.dll";
+        Assert.That(session.Commands[0].Lines.Select(l => l.Text), Has.None.Contains(dll), "loaded before it was needed");
+        Assert.That(session["!dictcycle"].Errors, Is.EqualTo(new[] { $"diagext: {WinePrefix.WindowsPath(dump)}: no .NET runtime found in the target" }), session.Raw);
+        Assert.That(session.Commands[2].Lines.Select(l => l.Text), Has.Some.Contains(dll));
+    }
+}

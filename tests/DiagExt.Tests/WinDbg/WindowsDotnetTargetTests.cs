@@ -1,0 +1,88 @@
+using System.Text.RegularExpressions;
+using DiagExt.Tests.Infrastructure;
+
+namespace DiagExt.Tests.WinDbg;
+
+/// <summary>
+/// The whole path on a real Windows .NET process: samples/HostileNames (win-x64) runs under Wine until its
+/// Dictionary keyed by a hostile run-time type is corrupt; Microsoft's engine attaches to it, runs
+/// !dictcycle live (diagext --pid N --no-suspend), writes a full dump with .dump /ma, and !dictcycle runs
+/// again on that dump, once as WinDbg shows it (DML) and once as cdb does (the engine's text conversion).
+/// The type's DML and ".shell" link must come out as text, and the only links are diagext's own.
+/// </summary>
+[TestFixture]
+public class WindowsDotnetTargetTests
+{
+    private string _dump = null!;
+    private int _pid;
+    private EngineHost.Session _live = null!;
+    private EngineHost.Session _dml = null!;
+    private EngineHost.Session _text = null!;
+
+    private static string Load => $".load {WinePrefix.WindowsPath(WinDbgPackage.Extension("x64"))}";
+
+    [OneTimeSetUp]
+    public void RunAttachDumpAndReopen()
+    {
+        _dump = Path.Combine(Repo.WorkDirectory, "dumps", "hostile-names-windows.dmp");
+        Directory.CreateDirectory(Path.GetDirectoryName(_dump)!);
+        File.Delete(_dump);
+        string extension = WinDbgPackage.Extension("x64");
+        (SampleProcess sample, _pid) = WindowsSample.Start("HostileNames", TimeSpan.FromMinutes(3));
+        using (sample)
+            _live = EngineHost.Attach(_pid, [Load, "!dictcycle", $".dump /ma /o {WinePrefix.WindowsPath(_dump)}", "~"]);
+        Assert.That(File.Exists(_dump), _live.Raw);
+        _dml = EngineHost.OpenDump(_dump, [Load, "!dictcycle", "~"]);
+        _text = EngineHost.OpenDump(_dump, [Load, "!dictcycle"], new EngineHost.Options { TextOnly = true });
+        TestContext.Progress.WriteLine($"HostileNames under Wine: pid {_pid}, dump {new FileInfo(_dump).Length / (1 << 20)} MB, extension {extension}");
+    }
+
+    private static string Dml(EngineHost.Command command) => string.Join('\n', command.Lines.Where(l => l.Kind == 'D').Select(l => l.Text));
+
+    [Test]
+    public void Live_the_extension_hands_diagext_the_stopped_process()
+    {
+        EngineHost.Command live = _live["!dictcycle"];
+        Assert.That(live.Errors, Is.Empty, _live.Raw);
+        string dml = Dml(live);
+        Assert.That(dml, Does.StartWith($"process {_pid}: WINDOWS x64 live process, .NET 10."));
+        Assert.That(dml, Does.Contain("<b>[dictcycle] Corrupt Dictionary&lt;Evil&lt;link"));
+        Assert.That(DmlChecker.Problems(dml), Is.Empty, dml);
+    }
+
+    [Test]
+    public void On_the_dump_the_report_is_clean_dml_with_only_numeric_links()
+    {
+        string dml = Dml(_dml["!dictcycle"]);
+        Assert.That(_dml["!dictcycle"].Errors, Is.Empty, _dml.Raw);
+        Assert.That(DmlChecker.Problems(dml), Is.Empty, dml);
+        Assert.That(dml, Does.Contain("held by: static Evil&lt;link cmd=&quot;.shell -ci"));
+        Assert.That(dml, Does.Contain("Field&lt;b&gt;&lt;link cmd=&quot;.shell -ci \\&quot;calc\\&quot; cmd /c echo PWNED&quot;&gt;click me&lt;/link&gt;\\u000aF"));
+        IReadOnlyList<string> links = DmlChecker.LinkCommands(dml);
+        Assert.That(links, Has.Some.StartsWith("!DumpObj /d 0x").And.Some.StartsWith("~~[0x"));
+    }
+
+    [Test]
+    public void Thread_links_name_threads_the_debugger_knows()
+    {
+        // "~" lists threads as ". 0  Id: 1a0.1a4 Suspend: ..."; diagext's links carry the OS thread id.
+        HashSet<string> known = _dml["~"].Lines.Select(l => Regex.Match(l.Text, @"Id: [0-9a-f]+\.([0-9a-f]+)")).Where(m => m.Success)
+            .Select(m => m.Groups[1].Value).ToHashSet();
+        string[] linked = DmlChecker.LinkCommands(Dml(_dml["!dictcycle"])).Select(c => Regex.Match(c, @"^~~\[0x([0-9a-f]+)\]s").Groups[1].Value)
+            .Where(t => t.Length > 0).ToArray();
+        Assert.That(linked, Is.Not.Empty);
+        Assert.That(linked, Is.SubsetOf(known), _dml["~"].ToString());
+    }
+
+    [Test]
+    public void As_text_the_engine_shows_the_hostile_names_literally_and_whole()
+    {
+        string[] lines = _text["!dictcycle"].Lines.Select(l => l.Text).ToArray();
+        Assert.That(_text["!dictcycle"].Lines.All(l => l.Kind != 'D'), "asked for text only");
+        string heldBy = lines.Single(l => l.Contains("held by:"));
+        // Entities decoded back to the characters, nothing swallowed up to the end of the line.
+        Assert.That(heldBy, Does.StartWith("  held by: static Evil<link cmd=\".shell -ci"));
+        Assert.That(heldBy, Does.EndWith("Field<b><link cmd=\".shell -ci \\\"calc\\\" cmd /c echo PWNED\">click me</link>\\u000aF"));
+        Assert.That(lines, Has.Some.Matches(@"^\s+at Dictionary<__Canon, Int32>\.\w+ <- Evil<link"), "the caller frame after ' <- ' survives");
+    }
+}
