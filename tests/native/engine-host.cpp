@@ -2,7 +2,7 @@
 // does, under Wine in the tests: open a dump, run commands, capture every output line with its kind.
 //
 //   engine-host.exe DBGENG.DLL DUMP [--interrupt-after MS] [--text] COMMAND...
-//   engine-host.exe DBGENG.DLL --attach PID [--interrupt-after MS] COMMAND...   (invasive attach)
+//   engine-host.exe DBGENG.DLL --attach PID [--interrupt-after MS] COMMAND...   (noninvasive attach, as windbg -pv)
 //
 // --text asks the engine for plain text only, as a console debugger without DML (cdb) does: the
 // engine then turns DML into text itself (links become their text, entities their characters).
@@ -177,7 +177,7 @@ int wmain(int argc, wchar_t** argv)
 
     if (attachPid != 0)
     {
-        if (FAILED(hr = client->AttachProcess(0, attachPid, DEBUG_ATTACH_DEFAULT)))
+        if (FAILED(hr = client->AttachProcess(0, attachPid, DEBUG_ATTACH_NONINVASIVE)))
             return Fail("AttachProcess", hr);
     }
     else
@@ -213,7 +213,7 @@ int wmain(int argc, wchar_t** argv)
         fflush(stdout);
     }
     client->SetOutputCallbacks(nullptr);
-    // Detach from a live process rather than end it: the test owns it and stops it itself.
+    // Leave a live process running (a noninvasive attach resumes its threads): the test stops it itself.
     client->EndSession(attachPid != 0 ? DEBUG_END_ACTIVE_DETACH : DEBUG_END_PASSIVE);
     symbols->Release();
     control->Release();

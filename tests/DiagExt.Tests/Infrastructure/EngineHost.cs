@@ -20,8 +20,6 @@ public static class EngineHost
         /// <summary>Press Ctrl+Break this long into the last command.</summary>
         public TimeSpan? InterruptAfter { get; init; }
 
-        public IDictionary<string, string>? Environment { get; init; }
-
         public TimeSpan Timeout { get; init; } = TimeSpan.FromMinutes(5);
     }
 
@@ -41,7 +39,7 @@ public static class EngineHost
         if (options.InterruptAfter is TimeSpan delay)
             args.AddRange(["--interrupt-after", ((int)delay.TotalMilliseconds).ToString(CultureInfo.InvariantCulture)]);
         args.AddRange(commands);
-        ProcessRunner.Result result = WinePrefix.Run(host, args, options.Timeout, options.Environment);
+        ProcessRunner.Result result = WinePrefix.Run(host, args, options.Timeout);
         return Session.Parse(result);
     }
 

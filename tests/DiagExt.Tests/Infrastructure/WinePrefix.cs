@@ -32,13 +32,10 @@ public static class WinePrefix
     };
 
     /// <summary>Runs a Windows program (.NET or the debugger engine) under Wine in this prefix.</summary>
-    public static ProcessRunner.Result Run(string exe, IEnumerable<string> arguments, TimeSpan timeout, IDictionary<string, string>? extra = null)
+    public static ProcessRunner.Result Run(string exe, IEnumerable<string> arguments, TimeSpan timeout)
     {
         EnsureCreated();
-        Dictionary<string, string> environment = DotnetAndDebuggerEnvironment;
-        foreach (var (key, value) in extra ?? new Dictionary<string, string>())
-            environment[key] = value;
-        return ProcessRunner.Run("wine", new[] { exe }.Concat(arguments), timeout, environment: environment);
+        return ProcessRunner.Run("wine", new[] { exe }.Concat(arguments), timeout, environment: DotnetAndDebuggerEnvironment);
     }
 
     /// <summary>Runs Wine's reg.exe in this prefix ("add KEY /v NAME /d VALUE /f", "delete KEY /f").</summary>

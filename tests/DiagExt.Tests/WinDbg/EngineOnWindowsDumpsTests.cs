@@ -78,6 +78,7 @@ public class EngineOnWindowsDumpsTests
     [Test]
     public void The_32_bit_extension_works_in_the_32_bit_engine()
     {
+        Assume.That(WinePrefix.Runs32BitPrograms, "Wine cannot run 32-bit programs here (Debian: wine32:i386 is not installed)");
         string dump = SharedDump("winxp-x86-breakpad-test-app.dmp");
         EngineHost.Session session = EngineHost.OpenDump(dump, [Load("x86"), "!dictcycle"], new EngineHost.Options { Arch = "x86" });
         Assert.That(session[Load("x86")].HResult, Is.Zero, session.Raw);

@@ -129,19 +129,31 @@ public class HelperFailureTests
     [Test]
     public void A_32_bit_target_runs_the_framework_dependent_diagext_with_the_32_bit_dotnet_host()
     {
-        // The fake stands in for dotnet.exe (x86), found through DOTNET_ROOT(x86) as the .NET host does.
+        // The fake stands in for dotnet.exe (x86), found where the .NET installer records the 32-bit
+        // install: HKLM\SOFTWARE\dotnet\Setup\InstalledVersions\x86 in the 32-bit registry view.
+        // (Wine does not import DOTNET_ROOT(x86) from the Linux environment: a name with parentheses.)
         string root = WinDbgPackage.FreshLayout("x86-dotnet-host");
         Directory.CreateDirectory(Path.Combine(root, "x64"));
         File.Copy(WinDbgPackage.Extension("x64"), Path.Combine(root, "x64", "DiagExt.dll"));
         WinDbgPackage.CopyDirectory(Path.Combine(WinDbgPackage.Folder, "x86", "diagext"), Path.Combine(root, "x86", "diagext"));
         string dotnetRoot = Path.Combine(Path.GetDirectoryName(root)!, "dotnet-x86");
         Directory.CreateDirectory(dotnetRoot);
-        File.Copy(MingwBuild.Program("fake-helper.cpp", x86: true), Path.Combine(dotnetRoot, "dotnet.exe"), overwrite: true);
+        // A 64-bit stand-in: only the extension's lookup and command line are under test here.
+        File.Copy(MingwBuild.Program("fake-helper.cpp"), Path.Combine(dotnetRoot, "dotnet.exe"), overwrite: true);
         string dump = Path.Combine(Repo.SharedWindowsDumps, "win-x86-crashpad-tiny-exe.dmp");
         string load = $".load {WinePrefix.WindowsPath(Path.Combine(root, "x64", "DiagExt.dll"))}";
+        const string key = @"HKLM\SOFTWARE\dotnet\Setup\InstalledVersions\x86";
 
-        EngineHost.Session session = EngineHost.OpenDump(dump, [load, "!analyze --fake=echo"],
-            new EngineHost.Options { Environment = new Dictionary<string, string> { ["DOTNET_ROOT(x86)"] = WinePrefix.WindowsPath(dotnetRoot) } });
+        EngineHost.Session session;
+        WinePrefix.Registry(["add", key, "/v", "InstallLocation", "/d", WinePrefix.WindowsPath(dotnetRoot), "/reg:32", "/f"]);
+        try
+        {
+            session = EngineHost.OpenDump(dump, [load, "!analyze --fake=echo"]);
+        }
+        finally
+        {
+            WinePrefix.Registry(["delete", key, "/reg:32", "/f"]);
+        }
 
         Assert.That(session["!analyze --fake=echo"].NonEmpty.Select(l => l.ToString()), Is.EqualTo(new[]
         {
