@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the WinDbg extension for both architectures with mingw-w64:
 #   artifacts/windbg/x64/DiagExt.dll and artifacts/windbg/x86/DiagExt.dll
-# Needs cmake and mingw-w64 (scripts/setup-windows-tools.sh, scripts/setup-windbg.sh install them).
+# Needs cmake and mingw-w64 (scripts/setup-windows-tools.sh installs them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,15 +9,15 @@ generator=()
 command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
 
 build_one() {
-    local arch=$1 toolchain=$2
+    local arch=$1 triple=$2
     local build=artifacts/native-build/$arch
-    cmake -S native -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
-        -DCMAKE_TOOLCHAIN_FILE="$PWD/native/cmake/$toolchain" >/dev/null
+    cmake -S native -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DMINGW_TRIPLE="$triple" \
+        -DCMAKE_TOOLCHAIN_FILE="$PWD/native/cmake/mingw.cmake" >/dev/null
     cmake --build "$build" >/dev/null
     mkdir -p "artifacts/windbg/$arch"
     cp "$build/DiagExt.dll" "artifacts/windbg/$arch/DiagExt.dll"
     echo "artifacts/windbg/$arch/DiagExt.dll"
 }
 
-build_one x64 mingw-x86_64.cmake
-build_one x86 mingw-i686.cmake
+build_one x64 x86_64-w64-mingw32
+build_one x86 i686-w64-mingw32

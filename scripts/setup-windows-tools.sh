@@ -13,6 +13,8 @@ command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1 || missing+=(gcc-mingw-w64-x86
 command -v x86_64-w64-mingw32-g++ >/dev/null 2>&1 || missing+=(g++-mingw-w64-x86-64)
 command -v i686-w64-mingw32-gcc >/dev/null 2>&1 || missing+=(gcc-mingw-w64-i686)
 command -v i686-w64-mingw32-g++ >/dev/null 2>&1 || missing+=(g++-mingw-w64-i686)
+command -v cmake >/dev/null 2>&1 || missing+=(cmake)   # native/ (the WinDbg extension)
+command -v zip >/dev/null 2>&1 || missing+=(zip)       # scripts/package-windbg.sh
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 echo "[setup] installing ${missing[*]} with apt" >&2

@@ -83,6 +83,8 @@ public class BadInputTests
     [TestCase("dictcycle a.dmp b.dmp", "takes one dump")]
     [TestCase("dictcycle --pid 1 a.dmp", "not both")]
     [TestCase("dictcycle --json --format text a.dmp", "conflicts")]
+    [TestCase("dictcycle --no-suspend a.dmp", "--no-suspend goes with --pid N alone")]
+    [TestCase("dictcycle --pid 1 --no-suspend --snapshot", "--no-suspend goes with --pid N alone")]
     public void Bad_options(string commandLine, string expected) =>
         AssertOneLineError(Diagext.Run(commandLine.Split(' ')), expected);
 
