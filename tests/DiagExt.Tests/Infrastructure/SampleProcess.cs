@@ -80,11 +80,17 @@ public sealed class SampleProcess : IDisposable
         };
         sample._process.BeginOutputReadLine();
         sample._process.BeginErrorReadLine();
-        if (!ready.Wait(timeout))
+        // A sample that dies before it is ready fails at once, with its output, instead of at the timeout.
+        var waited = System.Diagnostics.Stopwatch.StartNew();
+        while (!ready.Wait(200) && !sample._process.HasExited && waited.Elapsed < timeout)
+        {
+        }
+        if (!ready.IsSet)
         {
             string output = sample.Output;
+            bool exited = sample._process.HasExited;
             sample.Dispose();
-            throw new TimeoutException($"{Path.GetFileName(executable)} was not ready after {timeout}:\n{output}");
+            throw new TimeoutException($"{Path.GetFileName(executable)} was not ready after {waited.Elapsed:mm\\:ss}{(exited ? " (it exited)" : "")}:\n{output}");
         }
         return sample;
     }
