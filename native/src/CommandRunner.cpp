@@ -6,103 +6,12 @@
 #include "Debuggee.h"
 #include "HelperLocator.h"
 #include "HelperProcess.h"
+#include "OutcomeMessage.h"
+#include "Relay.h"
 
 namespace
 {
 const wchar_t Prefix[] = L"DiagExt: ";
-
-// Relays the helper's lines: stdout as DML (or text for help), stderr as errors; Ctrl+Break stops it.
-class Relay final : public HelperListener
-{
-public:
-    Relay(DebuggerOutput& output, bool dml) : m_output(output), m_dml(dml) {}
-
-    void OnStdoutLine(const std::wstring& line) override
-    {
-        m_stdoutLines++;
-        if (m_dml)
-            m_output.Dml(line);
-        else
-            m_output.Text(line);
-    }
-
-    void OnStderrLine(const std::wstring& line) override
-    {
-        m_stderrLines++;
-        m_output.Error(line);
-    }
-
-    bool ShouldStop() override { return m_output.Interrupted(); }
-
-    unsigned StdoutLines() const { return m_stdoutLines; }
-
-    unsigned StderrLines() const { return m_stderrLines; }
-
-private:
-    DebuggerOutput& m_output;
-    bool m_dml;
-    unsigned m_stdoutLines = 0;
-    unsigned m_stderrLines = 0;
-};
-
-std::wstring Hex(DWORD value)
-{
-    wchar_t text[16];
-    wsprintfW(text, L"0x%08X", value);
-    return text;
-}
-
-std::wstring SystemMessage(DWORD error)
-{
-    wchar_t* buffer = nullptr;
-    DWORD length = FormatMessageW(FORMAT_MESSAGE_ALLOCATE_BUFFER | FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, nullptr,
-                                  error, 0, reinterpret_cast<LPWSTR>(&buffer), 0, nullptr);
-    std::wstring message = length > 0 && buffer != nullptr ? std::wstring(buffer, length) : L"error " + std::to_wstring(error);
-    if (buffer != nullptr)
-        LocalFree(buffer);
-    while (!message.empty() && (message.back() == L'\n' || message.back() == L'\r' || message.back() == L' ' || message.back() == L'.'))
-        message.pop_back();
-    return message;
-}
-
-const wchar_t* KnownExitCode(DWORD code)
-{
-    switch (code)
-    {
-    case 0xC0000005: return L" (access violation)";
-    case 0xC00000FD: return L" (stack overflow)";
-    case 0xC0000409: return L" (fail-fast)";
-    case 0xE0434352: return L" (unhandled .NET exception)";
-    case 0xC0000135: return L" (a DLL it needs was not found)";
-    default: return L"";
-    }
-}
-
-// The one line for a helper that did not finish normally; empty when there is nothing to add.
-std::wstring OutcomeLine(const HelperOutcome& outcome, const HelperCommand& helper, const Relay& relay)
-{
-    switch (outcome.kind)
-    {
-    case HelperOutcome::Kind::StartFailed:
-        return L"cannot start " + helper.exe + L": " + SystemMessage(outcome.error);
-    case HelperOutcome::Kind::Interrupted:
-        return L"stopped by Ctrl+Break; diagext was ended";
-    case HelperOutcome::Kind::NotText:
-        return helper.exe + L" wrote output that is not diagext's text, so it was stopped; is it the diagext that came with this DiagExt.dll?";
-    case HelperOutcome::Kind::TooMuchOutput:
-        return L"diagext wrote more than 64 MB of output, so it was stopped";
-    case HelperOutcome::Kind::Exited:
-        break;
-    }
-    // 0 nothing found, 1 hazards found, 2 input error (diagext has said why on stderr).
-    bool said = relay.StdoutLines() + relay.StderrLines() > 0;
-    if ((outcome.exitCode == 0 || outcome.exitCode == 1) && !said)
-        return L"diagext ended with exit code " + std::to_wstring(outcome.exitCode) + L" without printing anything; was it stopped from outside?";
-    if (outcome.exitCode == 0 || outcome.exitCode == 1 || (outcome.exitCode == 2 && relay.StderrLines() > 0))
-        return std::wstring();
-    return L"diagext ended unexpectedly with exit code " + Hex(outcome.exitCode) + KnownExitCode(outcome.exitCode) +
-           L"; the debugging session is not affected";
-}
 
 // True if the user chose an output format (--json, --format X): then diagext's output is not DML.
 bool ChoosesFormat(const std::wstring& userArgs)
@@ -182,7 +91,7 @@ HRESULT Run(IDebugClient* client, const char* command, const char* args)
 
     Relay relay(output, dml);
     HelperOutcome outcome = RunHelper(helper.exe, commandLine, relay);
-    std::wstring line = OutcomeLine(outcome, helper, relay);
+    std::wstring line = OutcomeMessage(outcome, helper.exe, relay.StdoutLines(), relay.StderrLines());
     if (!line.empty())
         output.Error(Prefix + line);
     bool ok = line.empty() && outcome.kind == HelperOutcome::Kind::Exited && (outcome.exitCode == 0 || outcome.exitCode == 1);

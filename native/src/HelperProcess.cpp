@@ -1,7 +1,7 @@
 #include "HelperProcess.h"
 
 #include <vector>
-#include "LineReader.h"
+#include "PipeReader.h"
 #include "UniqueHandle.h"
 
 namespace
@@ -10,85 +10,6 @@ constexpr DWORD PollMilliseconds = 25;
 // After the helper exits, anything still buffered is read; a pipe some other process keeps open is
 // not waited for longer than this.
 constexpr DWORD DrainAfterExitMilliseconds = 500;
-
-// One of the helper's output pipes and the lines read from it so far.
-class PipeReader
-{
-public:
-    PipeReader(UniqueHandle pipe, bool isStdout) : m_pipe(std::move(pipe)), m_isStdout(isStdout) {}
-
-    bool Closed() const { return m_closed; }
-
-    // Reads what is available now, without blocking; false if the output must stop the helper.
-    bool ReadAvailable(HelperListener& listener, unsigned long long& total, HelperOutcome& stop)
-    {
-        while (!m_closed)
-        {
-            DWORD available = 0;
-            if (!PeekNamedPipe(m_pipe.Get(), nullptr, 0, nullptr, &available, nullptr))
-            {
-                m_closed = true;  // broken pipe: the writer is gone
-                return Flush(listener, stop);
-            }
-            if (available == 0)
-                return true;
-            char buffer[16384];
-            DWORD read = 0;
-            DWORD wanted = available < sizeof buffer ? available : static_cast<DWORD>(sizeof buffer);
-            if (!ReadFile(m_pipe.Get(), buffer, wanted, &read, nullptr) || read == 0)
-            {
-                m_closed = true;
-                return Flush(listener, stop);
-            }
-            total += read;
-            if (total > MaxOutputBytes)
-            {
-                stop.kind = HelperOutcome::Kind::TooMuchOutput;
-                return false;
-            }
-            std::vector<std::wstring> lines;
-            LineReader::Status status = m_reader.Feed(buffer, read, lines);
-            Deliver(listener, lines);
-            if (status != LineReader::Status::Ok)
-            {
-                stop.kind = HelperOutcome::Kind::NotText;
-                return false;
-            }
-        }
-        return true;
-    }
-
-    // The helper is gone: the last line may lack its newline.
-    bool Flush(HelperListener& listener, HelperOutcome& stop)
-    {
-        std::vector<std::wstring> lines;
-        LineReader::Status status = m_reader.Finish(lines);
-        Deliver(listener, lines);
-        if (status != LineReader::Status::Ok)
-        {
-            stop.kind = HelperOutcome::Kind::NotText;
-            return false;
-        }
-        return true;
-    }
-
-private:
-    void Deliver(HelperListener& listener, const std::vector<std::wstring>& lines)
-    {
-        for (const std::wstring& line : lines)
-        {
-            if (m_isStdout)
-                listener.OnStdoutLine(line);
-            else
-                listener.OnStderrLine(line);
-        }
-    }
-
-    UniqueHandle m_pipe;
-    bool m_isStdout;
-    bool m_closed = false;
-    LineReader m_reader;
-};
 
 bool CreateOutputPipe(UniqueHandle& readEnd, UniqueHandle& writeEnd)
 {
