@@ -42,7 +42,7 @@ public static class OutputFormats
                 JsonReportRenderer.Render(report, output);
                 break;
             case OutputFormat.Dml:
-                new ConsoleReportRenderer(new DmlStyle()).Render(report, output);
+                new ConsoleReportRenderer(new DmlStyle(managedTarget: report.Target.Runtime.IsLoaded)).Render(report, output);
                 break;
             default:
                 new ConsoleReportRenderer(new PlainStyle()).Render(report, output);

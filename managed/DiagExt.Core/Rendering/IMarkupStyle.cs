@@ -25,9 +25,15 @@ public sealed class PlainStyle : IMarkupStyle
     public string Strong(string escapedText) => escapedText;
 }
 
-/// <summary>DML for the debugger: addresses link to SOS's !DumpObj, thread ids switch to the thread and show its stack.</summary>
-public sealed class DmlStyle : IMarkupStyle
+/// <summary>
+/// DML for the debugger: addresses link to SOS's !DumpObj, thread ids switch to the thread and show its stack:
+/// the managed one (!clrstack) in a .NET process, the native one (k) in a process without .NET, where SOS has
+/// nothing to show.
+/// </summary>
+public sealed class DmlStyle(bool managedTarget = true) : IMarkupStyle
 {
+    private readonly string _stackCommand = managedTarget ? "!clrstack" : "k";
+
     public string Text(string text) => DmlEscaper.Escape(text);
 
     // Link commands are built from numbers only: nothing from the target ever reaches a cmd attribute.
@@ -35,7 +41,7 @@ public sealed class DmlStyle : IMarkupStyle
     {
         MarkupPiece.Text t => Text(t.Value),
         MarkupPiece.ObjectAddress o => $"<link cmd=\"!DumpObj /d 0x{o.Address:x}\">0x{o.Address:x}</link>",
-        MarkupPiece.Thread th => $"<link cmd=\"~~[0x{th.OsThreadId:x}]s; !clrstack\">0x{th.OsThreadId:x}</link>",
+        MarkupPiece.Thread th => $"<link cmd=\"~~[0x{th.OsThreadId:x}]s; {_stackCommand}\">0x{th.OsThreadId:x}</link>",
         MarkupPiece.NativeAddress n => $"<link cmd=\"u 0x{n.Address:x}\">0x{n.Address:x}</link>",
         _ => Text(piece.Plain),
     };

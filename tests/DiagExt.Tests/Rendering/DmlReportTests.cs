@@ -19,7 +19,7 @@ public class DmlReportTests
         public override string Detector => "probe";
     }
 
-    private static string RenderDml(string hostile)
+    private static string RenderDml(string hostile, bool managedTarget = true)
     {
         var finding = new ProbeFinding
         {
@@ -37,7 +37,7 @@ public class DmlReportTests
              new DetectorOutcome("other", DetectorStatus.Skipped, $"reason {hostile}", [], TimeSpan.Zero)],
             42, TimeSpan.FromSeconds(1));
         var output = new StringWriter();
-        new ConsoleReportRenderer(new DmlStyle()).Render(report, output);
+        new ConsoleReportRenderer(new DmlStyle(managedTarget)).Render(report, output);
         return output.ToString();
     }
 
@@ -48,6 +48,10 @@ public class DmlReportTests
         Assert.That(DmlChecker.Problems(dml), Is.Empty, dml);
         Assert.That(DmlChecker.LinkCommands(dml), Is.EqualTo(new[] { "!DumpObj /d 0x7f00dead", "u 0x401000", "~~[0x1ab9]s; !clrstack" }), dml);
     }
+
+    [Test]
+    public void In_a_process_without_dotnet_thread_links_show_the_native_stack() =>
+        Assert.That(DmlChecker.LinkCommands(RenderDml("x", managedTarget: false)), Has.Member("~~[0x1ab9]s; k").And.No.Contains("!clrstack"));
 
     [Test]
     public void The_caller_frame_and_cpu_time_survive_on_the_thread_line()

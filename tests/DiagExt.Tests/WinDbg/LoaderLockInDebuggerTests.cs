@@ -1,0 +1,71 @@
+using System.Text.RegularExpressions;
+using DiagExt.Tests.Infrastructure;
+
+namespace DiagExt.Tests.WinDbg;
+
+/// <summary>
+/// !loaderlock in the debugger on a real Windows loader-lock deadlock: the loaderlock work's fixture
+/// (samples/LoaderLock "spin", the seed's hang: a thread exiting under the loader lock spins in
+/// SwitchToThread while the main thread waits in LoadLibrary) run under Wine and dumped, then opened
+/// in Microsoft's engine, where the extension runs the win-x64 diagext on it.
+/// </summary>
+[TestFixture]
+public class LoaderLockInDebuggerTests
+{
+    private WineDump _dump = null!;
+    private EngineHost.Session _dml = null!;
+    private EngineHost.Session _text = null!;
+
+    private static string Load => $".load {WinePrefix.WindowsPath(WinDbgPackage.Extension("x64"))}";
+
+    [OneTimeSetUp]
+    public void DumpTheDeadlockAndOpenIt()
+    {
+        _dump = WineDumpMaker.Dump("x86_64", "spin");
+        _dml = EngineHost.OpenDump(_dump.Path, [Load, "!loaderlock", "!DiagExt.analyze", "~"]);
+        _text = EngineHost.OpenDump(_dump.Path, [Load, "!loaderlock"], new EngineHost.Options { TextOnly = true });
+    }
+
+    private static string Dml(EngineHost.Command command) => string.Join('\n', command.Lines.Where(l => l.Kind == 'D').Select(l => l.Text));
+
+    [Test]
+    public void Loaderlock_prints_the_verdict_in_the_command_window()
+    {
+        EngineHost.Command command = _dml["!loaderlock"];
+        Assert.That(command.Errors, Is.Empty, _dml.Raw);
+        Assert.That(Dml(command), Does.Contain(
+            $"<b>[loaderlock] Loader lock held: thread 0x{_dump.OtherThread:x} (exiting, spinning in SwitchToThread); 1 thread waits for it</b>"), _dml.Raw);
+        Assert.That(DmlChecker.Problems(Dml(command)), Is.Empty, Dml(command));
+    }
+
+    [Test]
+    public void The_owner_and_the_waiter_are_links_to_threads_the_debugger_knows()
+    {
+        // No .NET in this process: the links show the native stack (k), not SOS's !clrstack.
+        Assert.That(DmlChecker.LinkCommands(Dml(_dml["!loaderlock"])), Has.Member($"~~[0x{_dump.OtherThread:x}]s; k").And.No.Contains("!clrstack"));
+        string[] linked = DmlChecker.LinkCommands(Dml(_dml["!loaderlock"]))
+            .Select(c => Regex.Match(c, @"^~~\[0x([0-9a-f]+)\]s").Groups[1].Value).Where(t => t.Length > 0).Distinct().ToArray();
+        Assert.That(linked, Is.EquivalentTo(new[] { _dump.OtherThread.ToString("x"), _dump.MainThread.ToString("x") }), _dml.Raw);
+        HashSet<string> known = _dml["~"].Lines.Select(l => Regex.Match(l.Text, @"Id: [0-9a-f]+\.([0-9a-f]+)")).Where(m => m.Success)
+            .Select(m => m.Groups[1].Value).ToHashSet();
+        Assert.That(linked, Is.SubsetOf(known), _dml["~"].ToString());
+    }
+
+    [Test]
+    public void As_text_the_owner_and_waiter_stacks_read_as_diagext_prints_them()
+    {
+        string[] lines = _text["!loaderlock"].Lines.Select(l => l.Text).ToArray();
+        Assert.That(lines, Has.Some.StartsWith($"[loaderlock] Loader lock held: thread 0x{_dump.OtherThread:x} (exiting, spinning in SwitchToThread)"), _text.Raw);
+        Assert.That(lines, Has.Some.Contains("ntdll!NtYieldExecution").And.Some.Contains("ntdll!LdrShutdownThread"));
+        Assert.That(lines, Has.Some.Contains($"waiter: thread 0 (0x{_dump.MainThread:x}) in LoadLibraryW"));
+    }
+
+    [Test]
+    public void Analyze_runs_loaderlock_and_says_why_the_managed_detectors_did_not()
+    {
+        string dml = Dml(_dml["!DiagExt.analyze"]);
+        Assert.That(dml, Does.Contain("dictcycle: skipped: no .NET runtime found in the target"));
+        Assert.That(dml, Does.Contain("<b>[loaderlock] Loader lock held:"));
+        Assert.That(DmlChecker.Problems(dml), Is.Empty, dml);
+    }
+}
