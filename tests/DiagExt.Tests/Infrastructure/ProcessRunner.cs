@@ -26,17 +26,37 @@ public static class ProcessRunner
         using var process = Process.Start(info)!;
         var stdout = new StringBuilder();
         var stderr = new StringBuilder();
-        process.OutputDataReceived += (_, e) => { if (e.Data is not null) lock (stdout) stdout.AppendLine(e.Data); };
-        process.ErrorDataReceived += (_, e) => { if (e.Data is not null) lock (stderr) stderr.AppendLine(e.Data); };
-        process.BeginOutputReadLine();
-        process.BeginErrorReadLine();
+        Task[] pumps = [Pump(process.StandardOutput, stdout), Pump(process.StandardError, stderr)];
         if (!process.WaitForExit(timeout))
         {
             process.Kill(entireProcessTree: true);
-            process.WaitForExit();
-            throw new TimeoutException($"{fileName} {string.Join(' ', arguments)} did not finish in {timeout}; output so far:\n{stdout}\n{stderr}");
+            process.WaitForExit(TimeSpan.FromSeconds(10));
+            throw new TimeoutException($"{fileName} {string.Join(' ', arguments)} did not finish in {timeout}; output so far:\n{Text(stdout)}\n{Text(stderr)}");
         }
-        process.WaitForExit();
-        return new Result(process.ExitCode, stdout.ToString(), stderr.ToString());
+        // A program can leave a process behind that keeps its output open, so the end of file never comes:
+        // under Wine the first program of a prefix starts explorer.exe and services that inherit its pipes.
+        // Everything the program wrote is read by then; do not wait for the rest of the world.
+        Task.WaitAll(pumps, TimeSpan.FromSeconds(10));
+        return new Result(process.ExitCode, Text(stdout), Text(stderr));
+    }
+
+    private static Task Pump(StreamReader reader, StringBuilder into) => Task.Run(async () =>
+    {
+        try
+        {
+            while (await reader.ReadLineAsync() is { } line)
+                lock (into)
+                    into.AppendLine(line);
+        }
+        catch (Exception e) when (e is ObjectDisposedException or IOException)
+        {
+            // the process was disposed while something else still held its pipe open
+        }
+    });
+
+    private static string Text(StringBuilder text)
+    {
+        lock (text)
+            return text.ToString();
     }
 }
