@@ -80,15 +80,16 @@ public sealed class SampleProcess : IDisposable
         };
         sample._process.BeginOutputReadLine();
         sample._process.BeginErrorReadLine();
-        // A sample that dies before it is ready fails at once, with its output, instead of at the timeout.
+        // A sample that dies before it is ready fails at once, with its output, instead of at the timeout
+        // (a detached sample's shell exits at once, so only the timeout tells there).
         var waited = System.Diagnostics.Stopwatch.StartNew();
-        while (!ready.Wait(200) && !sample._process.HasExited && waited.Elapsed < timeout)
+        while (!ready.Wait(200) && !(!detached && sample._process.HasExited) && waited.Elapsed < timeout)
         {
         }
         if (!ready.IsSet)
         {
             string output = sample.Output;
-            bool exited = sample._process.HasExited;
+            bool exited = !detached && sample._process.HasExited;
             sample.Dispose();
             throw new TimeoutException($"{Path.GetFileName(executable)} was not ready after {waited.Elapsed:mm\\:ss}{(exited ? " (it exited)" : "")}:\n{output}");
         }
