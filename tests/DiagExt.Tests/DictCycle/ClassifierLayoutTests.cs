@@ -123,7 +123,7 @@ public class ClassifierLayoutTests
                 LastIndex = random.Next(-3, n + 3),
                 FreeList = random.Next(-3, n + 3),
                 FreeCount = random.Next(-3, n + 3),
-                KeysEqual = (a, b) => (a ^ b) % 3 == 0,
+                KeysEqual = pairs => pairs.Select(p => (p.A ^ p.B) % 3 == 0).ToArray(),
             };
             HashTableDiagnosis d = HashTableClassifier.Classify(image);
             Assert.That(d.Defects.All(x => x.Indices.Count <= HashTableClassifier.MaxListed && x.Buckets.Count <= HashTableClassifier.MaxListed));

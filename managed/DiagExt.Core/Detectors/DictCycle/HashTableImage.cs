@@ -32,8 +32,11 @@ public sealed class HashTableImage
     /// <summary>The lastIndex field of a legacy HashSet; null otherwise.</summary>
     public int? LastIndex { get; init; }
 
-    /// <summary>Whether two entries hold equal keys (read from the target); null to skip the duplicate-key check.</summary>
-    public Func<int, int, bool>? KeysEqual { get; init; }
+    /// <summary>
+    /// Which of the given entry pairs hold equal keys (read from the target), answered for all pairs at once
+    /// so the reads can be sorted; null to skip the duplicate-key check.
+    /// </summary>
+    public Func<IReadOnlyList<(int A, int B)>, bool[]>? KeysEqual { get; init; }
 
     public int EntriesLength => Nexts.Length;
 }
