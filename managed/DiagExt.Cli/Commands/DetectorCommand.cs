@@ -11,7 +11,7 @@ public sealed class DetectorCommand(IDetector detector) : ICommand
 
     public string Summary => detector.Description;
 
-    public string Usage => $"diagext {detector.Name} <dump> | --pid N [--dac PATH] [--format text|dml|json | --json]";
+    public string Usage => $"diagext {detector.Name} <dump> | --pid N [--dac PATH] [--format text|dml|json | --json] [--threads N]";
 
     public string Details => detector.Explanation;
 

@@ -14,7 +14,10 @@ public static class TargetArguments
         bool noSuspend = arguments.Has(CommonOptions.NoSuspend.Name);
         if (noSuspend && (pid is null || arguments.Has(CommonOptions.Snapshot.Name)))
             throw new UsageException("--no-suspend goes with --pid N alone (not with a dump or --snapshot)");
-        var options = new TargetOptions { DacPath = arguments.Value(CommonOptions.Dac.Name), SuspendLiveProcess = !noSuspend };
+        int? threads = arguments.IntValue(CommonOptions.Threads.Name);
+        if (threads is < 1)
+            throw new UsageException($"--threads {threads}: give at least 1");
+        var options = new TargetOptions { DacPath = arguments.Value(CommonOptions.Dac.Name), Threads = threads, SuspendLiveProcess = !noSuspend };
         if (pid is not null)
         {
             if (arguments.Positionals.Count > 0)

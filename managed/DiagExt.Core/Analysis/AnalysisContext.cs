@@ -28,6 +28,7 @@ public sealed class AnalysisContext
     public HeapIndex Heap => _heap ??= HeapIndex.Build(
         Target.Runtime?.Heap ?? throw new InvalidOperationException("no managed runtime: the heap cannot be walked"),
         _interests,
+        Target.Workers,
         Cancellation);
 
     public bool HeapBuilt => _heap is not null;

@@ -14,6 +14,8 @@ public static class Analyzer
         var runnable = detectors.Where(d => SkipReason(target, d) is null).ToList();
         IHeapInterest[] interests = runnable.Select(d => d.HeapInterest).OfType<IHeapInterest>().ToArray();
         var context = new AnalysisContext(target, interests, cancellation);
+        // The one heap pass, up front, so each detector's time is its own work and the pass is timed once.
+        HeapPassSummary? heapPass = interests.Length > 0 && target.Runtime is not null ? new(context.Heap.ObjectCount, context.Heap.Elapsed, context.Heap.Workers) : null;
 
         var outcomes = new List<DetectorOutcome>();
         foreach (IDetector detector in detectors)
@@ -30,7 +32,7 @@ public static class Analyzer
             outcomes.Add(new DetectorOutcome(detector.Name, DetectorStatus.Ran, notes.Count == 0 ? null : string.Join("; ", notes), findings, watch.Elapsed));
         }
 
-        return new AnalysisReport(Summarize(target), outcomes, context.HeapBuilt ? context.Heap.ObjectCount : null, total.Elapsed);
+        return new AnalysisReport(Summarize(target), outcomes, heapPass?.Objects, total.Elapsed) { HeapPass = heapPass };
     }
 
     public static TargetSummary Summarize(Target target) => new(

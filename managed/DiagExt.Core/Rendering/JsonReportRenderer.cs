@@ -54,6 +54,7 @@ public static class JsonReportRenderer
             elapsedMs = Math.Round(o.Elapsed.TotalMilliseconds, 1),
         }).ToList(),
         heapObjects = report.HeapObjects,
+        heapPass = report.HeapPass is { } pass ? new { elapsedMs = Math.Round(pass.Elapsed.TotalMilliseconds, 1), workers = pass.Workers } : null,
         elapsedMs = Math.Round(report.Elapsed.TotalMilliseconds, 1),
     };
 

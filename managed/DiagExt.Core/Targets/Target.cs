@@ -66,6 +66,15 @@ public sealed class Target : IDisposable
 
     public int? ProcessId => DataTarget.DataReader.ProcessId is int pid and > 0 ? pid : null;
 
+    /// <summary>
+    /// How many threads may read this target at once: <see cref="TargetOptions.Threads"/> (default one per
+    /// core, at most <see cref="MaxWorkers"/>) when ClrMD says its reader and runtime are thread-safe, else 1.
+    /// </summary>
+    public int Workers => Runtime?.IsThreadSafe == true ? Math.Clamp(Options.Threads ?? Environment.ProcessorCount, 1, MaxWorkers) : 1;
+
+    /// <summary>Beyond this, ClrMD's serialised DAC calls and shared type cache leave extra threads waiting.</summary>
+    public const int MaxWorkers = 8;
+
     /// <summary>Every OS thread, with its managed identity where the runtime knows it.</summary>
     public IReadOnlyList<TargetThread> Threads => _threads.Value;
 

@@ -17,6 +17,12 @@ public sealed record TargetOptions
     /// </summary>
     public bool SuspendLiveProcess { get; init; } = true;
 
+    /// <summary>
+    /// Threads for the heap pass and the detectors' per-object work; null for one per core. Used only when
+    /// ClrMD reports the target thread-safe (dump files; see <see cref="Target.Workers"/>).
+    /// </summary>
+    public int? Threads { get; init; }
+
     /// <summary>For live targets: how long to watch thread CPU time before suspending the process.</summary>
     public TimeSpan LiveCpuSampleWindow { get; init; } = TimeSpan.FromMilliseconds(250);
 }

@@ -31,28 +31,7 @@ public sealed class DictCycleDetector : IDetector
 
     public IReadOnlyList<Finding> Analyze(AnalysisContext context)
     {
-        var shapes = new Dictionary<ulong, HashTableShape?>();
-        var corrupt = new List<(string TypeName, HashTableInstance Instance, HashTableDiagnosis Diagnosis)>();
-
-        foreach (ClrObject obj in context.Heap.ObjectsFor(_types))
-        {
-            context.Cancellation.ThrowIfCancellationRequested();
-            ClrType type = obj.Type!;
-            if (!shapes.TryGetValue(type.MethodTable, out HashTableShape? shape))
-            {
-                if (EntryArrayType(obj, type) is not { } arrayType)
-                    continue; // no entry array yet (never used): decide on a later instance
-                shapes[type.MethodTable] = shape = HashTableShape.TryCreate(type, arrayType);
-            }
-            if (shape is null)
-                continue;
-            var (status, instance, _) = HashTableReader.Read(context.Target, obj.Address, shape, context.Target.Runtime!.Heap);
-            if (status != HashTableReader.Status.Read)
-                continue;
-            HashTableDiagnosis diagnosis = HashTableClassifier.Classify(instance!.Image);
-            if (!diagnosis.IsHealthy)
-                corrupt.Add((CollectionTypeName(type), instance, diagnosis));
-        }
+        IReadOnlyList<CorruptHashTable> corrupt = HashTableScan.FindCorrupt(context, context.Heap.ObjectsFor(_types));
         if (corrupt.Count == 0)
             return [];
 
@@ -73,23 +52,5 @@ public sealed class DictCycleDetector : IDetector
         }
         // Instances something still holds come first: they are the ones hurting the process now.
         return findings.OrderByDescending(f => ((DictCycleFinding)f).Holder is not null || f.Threads.Count > 0).ToList();
-    }
-
-    private static ClrType? EntryArrayType(ClrObject obj, ClrType type)
-    {
-        if (HashTableShape.EntriesField(type) is not { } field)
-            return null;
-        ClrObject entries = obj.ReadObjectField(field);
-        return entries.IsNull ? null : entries.Type;
-    }
-
-    /// <summary>The Dictionary/HashSet type itself, for a user class deriving from one.</summary>
-    private static string CollectionTypeName(ClrType type)
-    {
-        ClrType? t = type;
-        for (int depth = 0; t is not null && depth < 16; depth++, t = t.BaseType)
-            if (HashTableTypes.IsCollectionTypeName(t.Name))
-                return t.Name!;
-        return type.Name ?? "?";
     }
 }

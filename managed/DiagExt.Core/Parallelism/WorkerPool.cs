@@ -1,0 +1,34 @@
+using System.Collections.Concurrent;
+using System.Runtime.ExceptionServices;
+
+namespace DiagExt.Core.Parallelism;
+
+/// <summary>
+/// Runs work items on up to N threads, handing out one item at a time in the given order to whichever thread
+/// is free (put the biggest first and no thread is left alone with it at the end). With one worker the items
+/// run on the calling thread, in order. A failure surfaces as the item's own exception, not an AggregateException.
+/// </summary>
+public static class WorkerPool
+{
+    public static void ForEach<T>(IReadOnlyList<T> items, int workers, Action<T> body, CancellationToken cancellation)
+    {
+        if (workers <= 1 || items.Count <= 1)
+        {
+            foreach (T item in items)
+            {
+                cancellation.ThrowIfCancellationRequested();
+                body(item);
+            }
+            return;
+        }
+        var options = new ParallelOptions { MaxDegreeOfParallelism = workers, CancellationToken = cancellation };
+        try
+        {
+            Parallel.ForEach(Partitioner.Create(items, EnumerablePartitionerOptions.NoBuffering), options, body);
+        }
+        catch (AggregateException e) when (e.InnerExceptions.Count > 0)
+        {
+            ExceptionDispatchInfo.Throw(e.InnerExceptions[0]);
+        }
+    }
+}
