@@ -1,0 +1,17 @@
+/// <summary>How much of each kind of object the generator builds.</summary>
+sealed record HeapPlan(
+    string Name,
+    int BigEntries,
+    int Tables,
+    int MaxTableSizeLog2,
+    int[] LargeTables,
+    int Strings,
+    int Arrays,
+    int Nodes,
+    int WaitingThreads)
+{
+    /// <summary>Over 10 million objects: 5M keys of the big dictionary, ~3M in smaller tables, ~3M strings, arrays and nodes.</summary>
+    public static HeapPlan Full { get; } = new("full", 5_000_000, 4_000, 12, [100_000, 300_000, 1_000_000], 1_500_000, 500_000, 1_500_000, 8);
+
+    public static HeapPlan Quick { get; } = new("quick", 500_000, 400, 12, [10_000, 30_000, 100_000], 150_000, 50_000, 150_000, 8);
+}

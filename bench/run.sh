@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# Measures diagext on one large heap dump against the floor, a bare ClrMD walk of the same dump, and against
+# dotnet-dump when it can be installed here. Builds what it needs, generates the heap (bench/HeapGen), dumps
+# it with the runtime's createdump, then times each command: wall, CPU, peak RSS, objects per second, ratios.
+#
+# usage: bench/run.sh [--quick] [--reuse-dump] [--keep-dump] [--repeat N]
+#   --quick       about 1 million objects instead of over 10 million (under two minutes)
+#   --reuse-dump  measure the dump a previous run left in artifacts/bench/dumps instead of making a new one
+#   --keep-dump   keep the full dump afterwards (the quick one is always kept; the full one is ~1 GB)
+#   --repeat N    run each command N times and keep its fastest run (the machine may be shared)
+# Environment: DOTNET_DUMP=<command> measures that dotnet-dump instead of looking for one.
+# Exit code: 0 when every check passed (analyze found exactly the generator's corrupt tables), 1 otherwise,
+# 2 when something needed is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode=full reuse=0 keep=0 repeat=1
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --quick) mode=quick ;;
+        --reuse-dump) reuse=1 ;;
+        --keep-dump) keep=1 ;;
+        --repeat) repeat=${2:?--repeat needs a number}; shift ;;
+        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "bench/run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+    esac
+    shift
+done
+
+work=artifacts/bench
+runs=$work/runs-$mode
+dump=$work/dumps/$mode.core
+genlog=$work/dumps/$mode.heapgen.log
+mkdir -p "$runs" "$work/dumps"
+rm -f "$runs"/*
+log() { printf '[bench] %s\n' "$*" >&2; }
+calc() { awk "BEGIN { printf \"%.4f\", $* }"; }
+fail() { log "$*"; exit 2; }
+
+# ---- what runs where -------------------------------------------------------------------------------------
+command -v dotnet >/dev/null 2>&1 || fail "the .NET 10 SDK is missing: run scripts/setup.sh first"
+bash scripts/setup-bench.sh
+load_start=$(uptime | sed 's/.*load average: //')
+
+log "building diagext and the bench programs (Release)"
+for project in managed/DiagExt.Cli bench/HeapGen bench/BareWalk bench/ClassifyBig; do
+    dotnet build "$project" -c Release --nologo -v q -clp:"ErrorsOnly;NoSummary" >/dev/null || fail "building $project failed"
+done
+diagext=(dotnet managed/DiagExt.Cli/bin/Release/net10.0/diagext.dll)
+barewalk=bench/BareWalk/bin/Release/net10.0/BareWalk
+heapgen=bench/HeapGen/bin/Release/net10.0/HeapGen
+classifybig=bench/ClassifyBig/bin/Release/net10.0/ClassifyBig
+# The runtime HeapGen runs on (the newest 10.x) ships the createdump that must dump it.
+runtime_dir=$(dotnet --list-runtimes | awk '/Microsoft.NETCore.App 10\./ {v=$2; p=$3} END {gsub(/[\[\]]/, "", p); print p "/" v}')
+createdump=$runtime_dir/createdump
+[ -x "$createdump" ] || fail "no createdump in $runtime_dir"
+
+# ---- the dump ----------------------------------------------------------------------------------------------
+if [ "$reuse" -eq 1 ] && [ -s "$dump" ] && [ -s "$genlog" ]; then
+    log "reusing $dump"
+else
+    need_gb=$([ "$mode" = full ] && echo 4 || echo 1)
+    free_gb=$(df -P -BG "$work/dumps" | awk 'NR==2 {gsub("G", "", $4); print $4}')
+    [ "$free_gb" -ge "$need_gb" ] || fail "$work/dumps has ${free_gb} GB free; the $mode dump needs about $need_gb GB"
+    rm -f "$dump"
+    log "generating the $mode heap"
+    "$heapgen" "$mode" > "$genlog" 2>&1 &
+    gen=$!
+    trap 'kill $gen 2>/dev/null || true' EXIT
+    for _ in $(seq 1 3000); do grep -q '^READY' "$genlog" && break; kill -0 "$gen" 2>/dev/null || break; sleep 0.2; done
+    grep -q '^READY' "$genlog" || { cat "$genlog" >&2; fail "HeapGen did not get ready"; }
+    dump_start=$(date +%s.%N)
+    "$createdump" -u -f "$PWD/$dump" "$gen" >/dev/null || fail "createdump failed on HeapGen (pid $gen)"
+    dump_seconds=$(calc "$(date +%s.%N) - $dump_start")
+    kill "$gen"
+    trap - EXIT
+    echo "createdump took ${dump_seconds}s" >> "$genlog"
+fi
+expected_findings=$(awk '/^EXPECT-FINDINGS/ {print $2}' "$genlog")
+plan=$(grep '^PLAN' "$genlog" | sed 's/^PLAN //')
+dump_size=$(du -h "$dump" | cut -f1)
+log "dump: $dump ($dump_size); $plan"
+# Every command below reads the dump from the page cache, not the disk: read it once first.
+cat "$dump" > /dev/null
+
+# ---- measuring -----------------------------------------------------------------------------------------------
+names=()
+declare -A wall cpu rss code
+# measure NAME COMMAND...: the fastest of --repeat runs under GNU time; stdout/stderr kept in $runs/NAME.*
+measure() {
+    local name=$1; shift
+    local best="" i
+    for i in $(seq 1 "$repeat"); do
+        set +e
+        /usr/bin/time -f '%e %U %S %M' -o "$runs/$name.time" "$@" > "$runs/$name.out.$i" 2> "$runs/$name.err.$i" < /dev/null
+        local status=$?
+        set -e
+        # GNU time prefixes "Command exited with non-zero status N" on failure: the numbers are the last line.
+        read -r w u s m < <(tail -n 1 "$runs/$name.time")
+        if [ -z "$best" ] || awk -v a="$w" -v b="$best" 'BEGIN { exit !(a < b) }'; then
+            best=$w
+            wall[$name]=$w cpu[$name]=$(calc "$u + $s") rss[$name]=$((m / 1024)) code[$name]=$status
+            cp "$runs/$name.out.$i" "$runs/$name.out"
+            cp "$runs/$name.err.$i" "$runs/$name.err"
+        fi
+    done
+    names+=("$name")
+    log "$(printf '%-28s %7.2fs wall %7.2fs CPU %6d MB  (exit %s)' "$name" "${wall[$name]}" "${cpu[$name]}" "${rss[$name]}" "${code[$name]}")"
+}
+
+log "measuring (fastest of $repeat run(s) each)"
+measure bare-walk "$barewalk" "$dump"
+objects=$(awk '/^OBJECTS/ {print $2}' "$runs/bare-walk.out")
+[ -n "$objects" ] || { cat "$runs/bare-walk.err" >&2; fail "the bare walk failed"; }
+
+measure analyze "${diagext[@]}" analyze "$dump" --json
+measure "analyze --threads 1" "${diagext[@]}" analyze "$dump" --json --threads 1
+# Every detector analyze runs, alone (a detector that does not apply to this dump exits 2 and says why).
+detectors=$(awk '/"detectors": \[/ {in_list=1} in_list && /"name":/ {gsub(/[",]/, "", $2); print $2} in_list && /^  \]/ {exit}' "$runs/analyze.out")
+for detector in $detectors; do
+    measure "$detector alone" "${diagext[@]}" "$detector" "$dump" --json
+done
+
+# dotnet-dump, when it is here or installs (the NuGet mirror of this machine may not have it).
+dotnet_dump=() dotnet_dump_note=""
+if [ -n "${DOTNET_DUMP:-}" ]; then
+    read -r -a dotnet_dump <<< "$DOTNET_DUMP"
+elif command -v dotnet-dump >/dev/null 2>&1; then
+    dotnet_dump=(dotnet-dump)
+elif [ -x "$work/tools/dotnet-dump" ]; then
+    dotnet_dump=("$work/tools/dotnet-dump")
+else
+    log "dotnet-dump is not installed: trying 'dotnet tool install dotnet-dump'"
+    if install_log=$(timeout 300 dotnet tool install dotnet-dump --tool-path "$work/tools" 2>&1); then
+        dotnet_dump=("$work/tools/dotnet-dump")
+    else
+        dotnet_dump_note="dotnet-dump not measured: 'dotnet tool install dotnet-dump' failed here: $(echo "$install_log" | grep -m1 -iE 'error|unable|not found|could not' || echo "$install_log" | head -n 1)"
+    fi
+fi
+if [ ${#dotnet_dump[@]} -gt 0 ]; then
+    dotnet_dump_note="dotnet-dump: $("${dotnet_dump[@]}" --version 2>/dev/null | head -n 1) (${dotnet_dump[*]})"
+    measure "dotnet-dump dumpheap -stat" "${dotnet_dump[@]}" analyze "$dump" -c "dumpheap -stat" -c exit
+    measure "dotnet-dump dumpheap -type Dictionary" "${dotnet_dump[@]}" analyze "$dump" -c "dumpheap -type Dictionary" -c exit
+fi
+
+log "the dictcycle classifier alone on the largest table of the dump"
+"$classifybig" "$dump" 5 > "$runs/classify-largest.out" 2>&1 || { cat "$runs/classify-largest.out" >&2; fail "ClassifyBig failed"; }
+
+# ---- checks ------------------------------------------------------------------------------------------------------
+checks_failed=0
+check() { if [ "$1" = "$2" ]; then log "check ok: $3 ($1)"; else log "CHECK FAILED: $3: expected $2, got $1"; checks_failed=1; fi; }
+findings=$(grep -c '"detector":' "$runs/analyze.out" || true)
+check "${code[analyze]}" 1 "analyze exits 1 (hazards found)"
+check "$findings" "$expected_findings" "analyze reports the generator's corrupt tables, and only those"
+check "$(grep -c '"detector":' "$runs/analyze --threads 1.out" || true)" "$expected_findings" "analyze --threads 1 reports the same"
+check "$(awk '/"heapObjects":/ {gsub(/,/, "", $2); print $2}' "$runs/analyze.out")" "$objects" "analyze walked the same objects as the bare walk"
+
+# ---- report ------------------------------------------------------------------------------------------------------
+load_end=$(uptime | sed 's/.*load average: //')
+report=$work/report-$mode.txt
+{
+    echo "bench/run.sh $mode, $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "machine: $(nproc) cores ($(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)), $(awk '/MemTotal/ {printf "%.0f GB", $2 / 1048576}' /proc/meminfo) RAM, Linux $(uname -r)"
+    echo "load average (1, 5, 15 min): $load_start at start, $load_end at end"
+    echo ".NET SDK $(dotnet --version), runtime $(basename "$runtime_dir"); ClrMD $(grep -o 'Microsoft.Diagnostics.Runtime" Version="[^"]*' Directory.Packages.props | sed 's/.*Version="//')"
+    echo "dump: $dump_size ELF core (createdump -u); $objects heap objects; $plan"
+    echo "$dotnet_dump_note"
+    echo
+    printf '%-38s %9s %9s %10s %14s %11s %10s\n' command "wall s" "CPU s" "peak RSS" "objects/s" "wall/bare" "CPU/bare"
+    for name in "${names[@]}"; do
+        note=""
+        [ "${code[$name]}" -gt 1 ] && note="  (exit ${code[$name]}: $(head -n 1 "$runs/$name.err"))"
+        printf '%-38s %9.2f %9.2f %7d MB %14s %11.2f %10.2f%s\n' "$name" "${wall[$name]}" "${cpu[$name]}" "${rss[$name]}" \
+            "$(calc "$objects / ${wall[$name]}" | cut -d. -f1)" \
+            "$(calc "${wall[$name]} / ${wall[bare-walk]}")" "$(calc "${cpu[$name]} / ${cpu[bare-walk]}")" "$note"
+    done
+    echo
+    grep -E '^(largest table|read )' "$runs/classify-largest.out"
+    awk '/"heapPass":/ {p=1} p && /elapsedMs/ {gsub(/,/, "", $2); ms=$2} p && /workers/ {print "analyze: heap pass " ms " ms on " $2 " thread(s)"; exit}' "$runs/analyze.out"
+    awk '/"detectors": \[/ {d=1} d && /"name":/ {gsub(/[",]/, "", $2); n=$2} d && /"elapsedMs":/ {gsub(/,/, "", $2); print "analyze: " n " " $2 " ms after the heap pass"} d && /^  \]/ {exit}' "$runs/analyze.out"
+    echo
+    printf 'analyze/bare-walk ratio: %.2f\n' "$(calc "${wall[analyze]} / ${wall[bare-walk]}")"
+} | tee "$report"
+log "report saved to $report; outputs of each command in $runs/"
+
+if [ "$mode" = full ] && [ "$keep" -eq 0 ]; then
+    rm -f "$dump"
+    log "deleted the full dump (--keep-dump keeps it)"
+fi
+exit "$checks_failed"

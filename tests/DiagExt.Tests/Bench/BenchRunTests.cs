@@ -1,0 +1,28 @@
+using DiagExt.Tests.Infrastructure;
+
+namespace DiagExt.Tests.Bench;
+
+/// <summary>
+/// bench/run.sh --quick end to end (about a minute): it generates a heap of about a million objects, dumps it,
+/// and runs the bare walk, analyze, each detector and the classifier on it. Timings are printed, never asserted;
+/// what is asserted is that the runner works from this clone and that analyze found exactly the generator's
+/// corrupt tables with one thread and with several.
+/// </summary>
+[TestFixture]
+public class BenchRunTests
+{
+    [Test]
+    public void Quick_bench_runs_and_its_checks_pass()
+    {
+        ProcessRunner.Result result = ProcessRunner.Run("bash", ["bench/run.sh", "--quick"], TimeSpan.FromMinutes(15));
+
+        string output = result.Stdout + result.Stderr;
+        Assert.That(result.ExitCode, Is.EqualTo(0), output);
+        Assert.That(output, Does.Not.Contain("CHECK FAILED"));
+        Assert.That(output, Does.Contain("check ok: analyze reports the generator's corrupt tables, and only those (4)"));
+        Assert.That(output, Does.Contain("check ok: analyze walked the same objects as the bare walk"));
+        Assert.That(result.Stdout, Does.Match(@"(?m)^dictcycle alone\s+\d+\.\d\d"));
+        Assert.That(result.Stdout, Does.Match(@"(?m)^dotnet-dump"), "the report must say whether dotnet-dump was measured");
+        Assert.That(result.Stdout.TrimEnd(), Does.Match(@"analyze/bare-walk ratio: \d+\.\d\d$"));
+    }
+}
