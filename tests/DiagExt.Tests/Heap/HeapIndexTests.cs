@@ -1,7 +1,6 @@
 using DiagExt.Core.Detectors.DictCycle;
 using DiagExt.Core.Heap;
 using DiagExt.Core.Targets;
-using DiagExt.Tests.Infrastructure;
 using Microsoft.Diagnostics.Runtime;
 
 namespace DiagExt.Tests.Heap;
@@ -13,12 +12,10 @@ namespace DiagExt.Tests.Heap;
 [TestFixture]
 public class HeapIndexTests
 {
-    private static string Dump => DumpMaker.DumpOfSampleWithOutput("DictShapes", "net10.0", "dictshapes-corrupt.core", "corrupt").Path;
-
     [Test]
     public void Segments_walked_in_parallel_give_what_one_thread_gives()
     {
-        using Target target = TargetOpener.OpenDump(Dump);
+        using Target target = TargetOpener.OpenDump(HeapTestDump.Path);
         ClrHeap heap = target.Runtime!.Heap;
         IHeapInterest tables = new DictCycleDetector().HeapInterest;
         var strings = new TypeNameInterest("System.String");
@@ -42,7 +39,7 @@ public class HeapIndexTests
     [Test]
     public void Each_interest_is_asked_once_per_type_not_per_object()
     {
-        using Target target = TargetOpener.OpenDump(Dump);
+        using Target target = TargetOpener.OpenDump(HeapTestDump.Path);
         ClrHeap heap = target.Runtime!.Heap;
         var counting = new TypeNameInterest("System.String");
 
@@ -56,7 +53,7 @@ public class HeapIndexTests
     [Test]
     public void No_interest_means_no_walk()
     {
-        using Target target = TargetOpener.OpenDump(Dump);
+        using Target target = TargetOpener.OpenDump(HeapTestDump.Path);
 
         HeapIndex index = HeapIndex.Build(target.Runtime!.Heap, [], 2, default);
 

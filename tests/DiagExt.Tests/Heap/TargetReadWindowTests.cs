@@ -1,6 +1,5 @@
 using DiagExt.Core.Heap;
 using DiagExt.Core.Targets;
-using DiagExt.Tests.Infrastructure;
 using Microsoft.Diagnostics.Runtime;
 
 namespace DiagExt.Tests.Heap;
@@ -12,8 +11,7 @@ public class TargetReadWindowTests
     [Test]
     public void Window_reads_equal_direct_reads_of_a_real_dump()
     {
-        string dump = DumpMaker.DumpOfSampleWithOutput("DictShapes", "net10.0", "dictshapes-corrupt.core", "corrupt").Path;
-        using Target target = TargetOpener.OpenDump(dump);
+        using Target target = TargetOpener.OpenDump(HeapTestDump.Path);
         ulong[] objects = target.Runtime!.Heap.EnumerateObjects().Select(o => o.Address).Where((_, i) => i % 7 == 0).Take(5000).ToArray();
         var window = new TargetReadWindow(target);
         var viaWindow = new byte[24];
@@ -31,8 +29,7 @@ public class TargetReadWindowTests
     [Test]
     public void Reads_outside_the_dump_fail_and_reads_larger_than_the_window_go_direct()
     {
-        string dump = DumpMaker.DumpOfSampleWithOutput("DictShapes", "net10.0", "dictshapes-corrupt.core", "corrupt").Path;
-        using Target target = TargetOpener.OpenDump(dump);
+        using Target target = TargetOpener.OpenDump(HeapTestDump.Path);
         var window = new TargetReadWindow(target);
 
         Assert.That(window.Read(0x10, new byte[8]), Is.False);
