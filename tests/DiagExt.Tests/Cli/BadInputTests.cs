@@ -85,6 +85,8 @@ public class BadInputTests
     [TestCase("dictcycle --json --format text a.dmp", "conflicts")]
     [TestCase("dictcycle --no-suspend a.dmp", "--no-suspend goes with --pid N alone")]
     [TestCase("dictcycle --pid 1 --no-suspend --snapshot", "--no-suspend goes with --pid N alone")]
+    [TestCase("analyze --threads 0 a.dmp", "--threads 0: give at least 1")]
+    [TestCase("analyze --threads many a.dmp", "--threads expects a number")]
     public void Bad_options(string commandLine, string expected) =>
         AssertOneLineError(Diagext.Run(commandLine.Split(' ')), expected);
 
