@@ -1,6 +1,6 @@
 // The dictcycle classifier alone on the largest Dictionary/HashSet of a dump: the issue's "the 5M-entry
 // dictionary is checked in under a second". Reads the instance once (timed), then classifies it a few
-// times and prints the fastest and slowest run, so the number is the classifier's, not the machine's load.
+// times: the first run is what analyze pays, the fastest is the classifier's speed without the machine's load.
 //   ClassifyBig <dump> [runs]
 using System.Diagnostics;
 using DiagExt.Core.Detectors.DictCycle;
@@ -61,6 +61,7 @@ for (int i = 0; i < runs; i++)
 }
 Console.WriteLine($"largest table: {largest.Table.Type!.Name} at 0x{largest.Table.Address:x}, {instance.Image.Count:N0} entries " +
                   $"({instance.Image.EntriesLength:N0} slots); {(diagnosis!.IsHealthy ? "healthy" : $"{diagnosis.Defects.Count} defects")}");
-Console.WriteLine($"read {read.TotalSeconds:F3}s; classify fastest {times.Min():F3}s, slowest {times.Max():F3}s over {runs} runs (CPU {cpu.Min():F3}s at best)");
-Console.WriteLine($"CLASSIFY_SECONDS {times.Min():F3}");
+// The first run is what analyze pays (the code is just compiled); the fastest is the classifier's own speed.
+Console.WriteLine($"read {read.TotalSeconds:F3}s; classify: first run {times[0]:F3}s (CPU {cpu[0]:F3}s), fastest of {runs} {times.Min():F3}s (CPU {cpu.Min():F3}s)");
+Console.WriteLine($"CLASSIFY_SECONDS {times[0]:F3}");
 return 0;

@@ -1,3 +1,5 @@
+using System.Runtime.CompilerServices;
+
 namespace DiagExt.Core.Detectors.DictCycle;
 
 /// <summary>
@@ -20,6 +22,7 @@ internal sealed class DuplicateKeyCandidates
 
     public List<int> Buckets { get; } = [];
 
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)] // called once per chain, millions of times in one table
     public void AddChain(ReadOnlySpan<int> chain, int[] hashCodes, int bucket)
     {
         if (chain.Length < 2)

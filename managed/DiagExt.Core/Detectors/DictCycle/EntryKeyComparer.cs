@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using DiagExt.Core.Heap;
 using DiagExt.Core.Targets;
@@ -20,6 +21,7 @@ internal sealed class EntryKeyComparer(Target target, ClrHeap heap, ulong entrie
 
     private readonly int _keySize = Math.Min(shape.KeySize, MaxKeyBytes);
 
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)] // one call per table, loops over every candidate pair
     public bool[] Equal(IReadOnlyList<(int A, int B)> pairs)
     {
         var equal = new bool[pairs.Count];
@@ -55,6 +57,7 @@ internal sealed class EntryKeyComparer(Target target, ClrHeap heap, ulong entrie
     /// The distinct entry indices of the pairs, ascending, and for each pair end (2p, 2p+1) its slot in that list.
     /// One sort of (index, end) packed in a long, no search per pair.
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)] // one call per table, loops over every candidate pair
     private static (int[] Indices, int[] SlotOf) DistinctIndices(IReadOnlyList<(int A, int B)> pairs)
     {
         var ends = new long[pairs.Count * 2];
@@ -77,6 +80,7 @@ internal sealed class EntryKeyComparer(Target target, ClrHeap heap, ulong entrie
     }
 
     /// <summary>The key bytes of each entry, in index (hence address) order.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)] // one call per table, loops over every candidate pair
     private byte[] ReadKeys(int[] indices, out bool[] readable)
     {
         var keys = new byte[indices.Length * _keySize];
@@ -88,6 +92,7 @@ internal sealed class EntryKeyComparer(Target target, ClrHeap heap, ulong entrie
     }
 
     /// <summary>Length and a hash of the characters of each slot's key when it is a string; read in address order.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)] // one call per table, loops over every candidate pair
     private StringPrint[] FingerprintStrings(int slots, Func<int, ulong> pointerOf)
     {
         var pointers = new ulong[slots];

@@ -1,3 +1,5 @@
+using System.Runtime.CompilerServices;
+
 namespace DiagExt.Core.Detectors.DictCycle;
 
 /// <summary>
@@ -82,6 +84,7 @@ public static class HashTableClassifier
                 Add(DefectKind.CountOutOfRange, [], [], $"count is {_t.Count} but lastIndex is {raw}");
         }
 
+        [MethodImpl(MethodImplOptions.AggressiveOptimization)] // runs once per table, millions of iterations: skip tier-0 code
         public void WalkFreeList()
         {
             int current = _t.FreeList;
@@ -122,6 +125,7 @@ public static class HashTableClassifier
             }
         }
 
+        [MethodImpl(MethodImplOptions.AggressiveOptimization)] // runs once per table, millions of iterations: skip tier-0 code
         public void WalkBuckets()
         {
             int[] buckets = _t.Buckets;
@@ -153,6 +157,7 @@ public static class HashTableClassifier
         /// these loads do not depend on each other, so the memory system serves them together and the walks
         /// then find them in cache (measured: about a quarter off the walk of a 5-million-entry table).
         /// </summary>
+        [MethodImpl(MethodImplOptions.AggressiveOptimization)] // runs once per table, millions of iterations: skip tier-0 code
         private void TouchHeads(ReadOnlySpan<long> heads)
         {
             int[] nexts = _t.Nexts, hashes = _t.HashCodes;
@@ -163,6 +168,7 @@ public static class HashTableClassifier
             _touched = sum; // stored, so the loads are not optimised away
         }
 
+        [MethodImpl(MethodImplOptions.AggressiveOptimization)] // runs once per table, millions of iterations: skip tier-0 code
         private void WalkChain(int bucket, int head)
         {
             int[] nexts = _t.Nexts, hashes = _t.HashCodes;
@@ -259,6 +265,7 @@ public static class HashTableClassifier
             return _chainDefects.Count - 1;
         }
 
+        [MethodImpl(MethodImplOptions.AggressiveOptimization)] // runs once per table, millions of iterations: skip tier-0 code
         public void Sweep()
         {
             int reachable = 0;
