@@ -180,8 +180,8 @@ report=$work/report-$mode.txt
     done
     echo
     grep -E '^(largest table|read )' "$runs/classify-largest.out"
-    awk '/"heapPass":/ {p=1} p && /elapsedMs/ {gsub(/,/, "", $2); ms=$2} p && /workers/ {print "analyze: heap pass " ms " ms on " $2 " thread(s)"; exit}' "$runs/analyze.out"
-    awk '/"detectors": \[/ {d=1} d && /"name":/ {gsub(/[",]/, "", $2); n=$2} d && /"elapsedMs":/ {gsub(/,/, "", $2); print "analyze: " n " " $2 " ms after the heap pass"} d && /^  \]/ {exit}' "$runs/analyze.out"
+    awk '/"heapPass":/ {p=1} p && /elapsedMs/ {gsub(/,/, "", $2); ms=$2} p && /background/ {print "analyze: heap pass " ms " ms" ($2 == "true" ? ", on its own thread beside the detectors" : ", then the detectors"); exit}' "$runs/analyze.out"
+    awk '/"detectors": \[/ {d=1} d && /"name":/ {gsub(/[",]/, "", $2); n=$2} d && /"elapsedMs":/ {gsub(/,/, "", $2); print "analyze: " n " " $2 " ms"} d && /^  \]/ {exit}' "$runs/analyze.out"
     echo
     printf 'analyze/bare-walk ratio: %.2f\n' "$(calc "${wall[analyze]} / ${wall[bare-walk]}")"
 } | tee "$report"

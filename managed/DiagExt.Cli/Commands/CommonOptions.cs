@@ -24,7 +24,7 @@ public static class CommonOptions
         OptionalValueIf: next => next.EndsWith(".json", StringComparison.OrdinalIgnoreCase));
 
     public static readonly OptionSpec Timeout = new("--timeout", "DURATION", "give up after this long, e.g. 90s or 5m (a batch: per dump, default 10m; one target: no default); a live target is let go at once");
-    public static readonly OptionSpec Threads = new("--threads", "N", "threads for the heap pass and the per-object work (default: one per core; give 1 when several diagext run at once)");
+    public static readonly OptionSpec Threads = new("--threads", "N", "threads that read the target at once: with 2 or more the heap pass runs beside the detectors (default: one per core; give 1 when several diagext run at once)");
     public static readonly OptionSpec Help = new("--help", null, "show this command's help", "-h");
 
     public static IReadOnlyList<OptionSpec> Target { get; } = [Pid, NoSuspend, Snapshot, Dac, Entry, Format, Json, Timeout, Threads, Help];

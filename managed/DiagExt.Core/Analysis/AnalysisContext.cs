@@ -5,18 +5,26 @@ namespace DiagExt.Core.Analysis;
 
 /// <summary>
 /// What detectors share during one analysis: the target, one heap pass serving every detector's
-/// interest, and the cancellation token (Ctrl+C, timeouts).
+/// interest, and the cancellation token (Ctrl+C, timeouts). Each detector gets its own view
+/// (<see cref="ForDetector"/>) for its notes, as detectors may run at once.
 /// </summary>
 public sealed class AnalysisContext
 {
-    private readonly IReadOnlyCollection<IHeapInterest> _interests;
+    private readonly Lazy<HeapIndex> _heap;
     private readonly List<string> _notes = [];
-    private HeapIndex? _heap;
 
     public AnalysisContext(Target target, IReadOnlyCollection<IHeapInterest> interests, CancellationToken cancellation)
+        : this(target, StartOnFirstUse(target, interests, cancellation), cancellation)
+    {
+        // Where several threads may read the target, the pass starts now, beside the detectors.
+        if (target.Workers > 1 && interests.Count > 0 && target.Runtime is not null)
+            _ = _heap.Value;
+    }
+
+    private AnalysisContext(Target target, Lazy<HeapIndex> heap, CancellationToken cancellation)
     {
         Target = target;
-        _interests = interests;
+        _heap = heap;
         Cancellation = cancellation;
     }
 
@@ -24,14 +32,10 @@ public sealed class AnalysisContext
 
     public CancellationToken Cancellation { get; }
 
-    /// <summary>The shared heap pass, built on first use for every interest of this run.</summary>
-    public HeapIndex Heap => _heap ??= HeapIndex.Build(
-        Target.Runtime?.Heap ?? throw new InvalidOperationException("no managed runtime: the heap cannot be walked"),
-        _interests,
-        Target.Workers,
-        Cancellation);
+    /// <summary>The shared heap pass for every interest of this run: started with the analysis, or on first use.</summary>
+    public HeapIndex Heap => _heap.Value;
 
-    public bool HeapBuilt => _heap is not null;
+    public bool HeapStarted => _heap.IsValueCreated;
 
     /// <summary>
     /// Records what a detector established without finding a hazard ("loader lock free", "lock memory not captured"),
@@ -39,11 +43,21 @@ public sealed class AnalysisContext
     /// </summary>
     public void Note(string text) => _notes.Add(text);
 
-    /// <summary>The notes recorded since the last call, for the detector that just ran.</summary>
+    /// <summary>The same target and heap pass for one detector, with notes of its own.</summary>
+    internal AnalysisContext ForDetector() => new(Target, _heap, Cancellation);
+
+    /// <summary>The notes recorded since the last call.</summary>
     internal IReadOnlyList<string> TakeNotes()
     {
         string[] notes = [.. _notes];
         _notes.Clear();
         return notes;
     }
+
+    private static Lazy<HeapIndex> StartOnFirstUse(Target target, IReadOnlyCollection<IHeapInterest> interests, CancellationToken cancellation) =>
+        new(() => HeapIndex.Start(
+            target.Runtime?.Heap ?? throw new InvalidOperationException("no managed runtime: the heap cannot be walked"),
+            interests,
+            background: target.Workers > 1,
+            cancellation));
 }

@@ -15,13 +15,13 @@ public sealed record TargetSummary(
     string? CpuTimeSource,
     string? CpuTimeUnavailable);
 
-/// <summary>The shared heap pass of one analysis: objects walked, time taken, threads used.</summary>
-public sealed record HeapPassSummary(long Objects, TimeSpan Elapsed, int Workers);
+/// <summary>The shared heap pass of one analysis: objects walked, time taken, whether detectors ran beside it.</summary>
+public sealed record HeapPassSummary(long Objects, TimeSpan Elapsed, bool Background);
 
 /// <summary>Everything one analysis of one target produced.</summary>
 public sealed record AnalysisReport(TargetSummary Target, IReadOnlyList<DetectorOutcome> Outcomes, long? HeapObjects, TimeSpan Elapsed)
 {
-    /// <summary>The heap pass, when a detector needed one; detectors' times do not include it.</summary>
+    /// <summary>The heap pass, when a detector needed one. Detectors running beside it count their waits for it.</summary>
     public HeapPassSummary? HeapPass { get; init; }
 
     public IEnumerable<Finding> Findings => Outcomes.SelectMany(o => o.Findings);

@@ -1,11 +1,16 @@
 using System.Diagnostics;
 using DiagExt.Core.Findings;
 using DiagExt.Core.Heap;
+using DiagExt.Core.Parallelism;
 using DiagExt.Core.Targets;
 
 namespace DiagExt.Core.Analysis;
 
-/// <summary>Runs a set of detectors over one target with one shared heap pass.</summary>
+/// <summary>
+/// Runs a set of detectors over one target with one shared heap pass. Where the target may be read by several
+/// threads (<see cref="Target.Workers"/>), the pass runs on its own thread and the detectors run beside it, each
+/// on a thread of its own, reading the pass's finds as they come; else everything runs in turn on this thread.
+/// </summary>
 public static class Analyzer
 {
     public static AnalysisReport Run(Target target, IReadOnlyList<IDetector> detectors, CancellationToken cancellation = default)
@@ -13,26 +18,39 @@ public static class Analyzer
         var total = Stopwatch.StartNew();
         var runnable = detectors.Where(d => SkipReason(target, d) is null).ToList();
         IHeapInterest[] interests = runnable.Select(d => d.HeapInterest).OfType<IHeapInterest>().ToArray();
-        var context = new AnalysisContext(target, interests, cancellation);
-        // The one heap pass, up front, so each detector's time is its own work and the pass is timed once.
-        HeapPassSummary? heapPass = interests.Length > 0 && target.Runtime is not null ? new(context.Heap.ObjectCount, context.Heap.Elapsed, context.Heap.Workers) : null;
-
-        var outcomes = new List<DetectorOutcome>();
-        foreach (IDetector detector in detectors)
+        using var stop = CancellationTokenSource.CreateLinkedTokenSource(cancellation);
+        var context = new AnalysisContext(target, interests, stop.Token);
+        var outcomes = new DetectorOutcome?[detectors.Count];
+        try
         {
-            cancellation.ThrowIfCancellationRequested();
-            if (SkipReason(target, detector) is { } reason)
-            {
-                outcomes.Add(new DetectorOutcome(detector.Name, DetectorStatus.Skipped, reason, [], TimeSpan.Zero));
-                continue;
-            }
-            var watch = Stopwatch.StartNew();
-            IReadOnlyList<Finding> findings = detector.Analyze(context);
-            IReadOnlyList<string> notes = context.TakeNotes();
-            outcomes.Add(new DetectorOutcome(detector.Name, DetectorStatus.Ran, notes.Count == 0 ? null : string.Join("; ", notes), findings, watch.Elapsed));
+            int[] order = Enumerable.Range(0, detectors.Count).ToArray();
+            WorkerPool.ForEach(order, target.Workers, i => outcomes[i] = RunOne(target, detectors[i], context), stop.Token);
+        }
+        catch
+        {
+            stop.Cancel(); // a detector failed: stop the walk too
+            throw;
+        }
+        finally
+        {
+            // The walk must not outlive this call: the caller disposes the target next.
+            if (context.HeapStarted)
+                context.Heap.WaitUntilStopped();
         }
 
-        return new AnalysisReport(Summarize(target), outcomes, heapPass?.Objects, total.Elapsed) { HeapPass = heapPass };
+        HeapPassSummary? heapPass = context.HeapStarted && interests.Length > 0 ? new(context.Heap.ObjectCount, context.Heap.Elapsed, target.Workers > 1) : null;
+        return new AnalysisReport(Summarize(target), outcomes.Select(o => o!).ToList(), heapPass?.Objects, total.Elapsed) { HeapPass = heapPass };
+    }
+
+    private static DetectorOutcome RunOne(Target target, IDetector detector, AnalysisContext context)
+    {
+        if (SkipReason(target, detector) is { } reason)
+            return new DetectorOutcome(detector.Name, DetectorStatus.Skipped, reason, [], TimeSpan.Zero);
+        var watch = Stopwatch.StartNew();
+        AnalysisContext own = context.ForDetector();
+        IReadOnlyList<Finding> findings = detector.Analyze(own);
+        IReadOnlyList<string> notes = own.TakeNotes();
+        return new DetectorOutcome(detector.Name, DetectorStatus.Ran, notes.Count == 0 ? null : string.Join("; ", notes), findings, watch.Elapsed);
     }
 
     public static TargetSummary Summarize(Target target) => new(

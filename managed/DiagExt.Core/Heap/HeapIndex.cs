@@ -1,57 +1,102 @@
 using System.Diagnostics;
-using DiagExt.Core.Parallelism;
 using Microsoft.Diagnostics.Runtime;
 
 namespace DiagExt.Core.Heap;
 
 /// <summary>
-/// The result of one pass over the managed heap: for each registered interest, the objects it wants, in
-/// address order. The decision is made once per MethodTable (<see cref="MethodTableFilter"/>). With more than
-/// one worker, segments are handed out to threads: ClrMD serialises its DAC calls but reads memory in parallel.
+/// One pass over the managed heap for every registered interest: each segment in address order, each object
+/// once, its type decided per MethodTable (<see cref="MethodTableFilter"/>). The pass can run on its own
+/// thread while detectors read what it has found so far (<see cref="Stream"/>): ClrMD does not walk one heap
+/// faster on two threads (its type cache takes a lock per object; bench/RESULTS.md), but it can walk on one
+/// core while the detectors read and classify on the other.
 /// </summary>
 public sealed class HeapIndex
 {
-    private readonly Dictionary<IHeapInterest, ClrObject[]> _objects;
+    private readonly Dictionary<IHeapInterest, HeapFinds> _finds;
+    private Task _walk = Task.CompletedTask;
+    private long _objectCount;
+    private TimeSpan _elapsed;
 
-    private HeapIndex(Dictionary<IHeapInterest, ClrObject[]> objects, long objectCount, TimeSpan elapsed, bool walkable, int workers)
+    private HeapIndex(IEnumerable<IHeapInterest> interests, bool walkable)
     {
-        _objects = objects;
-        ObjectCount = objectCount;
-        Elapsed = elapsed;
+        _finds = interests.Distinct().ToDictionary(i => i, _ => new HeapFinds());
         Walkable = walkable;
-        Workers = workers;
     }
-
-    public long ObjectCount { get; }
-
-    public TimeSpan Elapsed { get; }
 
     /// <summary>False when the runtime said the heap could not be walked (a dump taken during a GC).</summary>
     public bool Walkable { get; }
 
-    /// <summary>How many threads walked the heap (0 when no interest asked for a walk).</summary>
-    public int Workers { get; }
+    /// <summary>Objects walked; waits for the walk to end.</summary>
+    public long ObjectCount => Ended(() => _objectCount);
 
+    /// <summary>How long the walk itself took; waits for it to end.</summary>
+    public TimeSpan Elapsed => Ended(() => _elapsed);
+
+    /// <summary>Walks the heap now, on this thread.</summary>
+    public static HeapIndex Build(ClrHeap heap, IReadOnlyCollection<IHeapInterest> interests, CancellationToken cancellation) =>
+        Start(heap, interests, background: false, cancellation);
+
+    /// <summary>Starts the walk, on a thread of its own when <paramref name="background"/>; no interest, no walk.</summary>
+    public static HeapIndex Start(ClrHeap heap, IReadOnlyCollection<IHeapInterest> interests, bool background, CancellationToken cancellation)
+    {
+        var index = new HeapIndex(interests, heap.CanWalkHeap);
+        if (index._finds.Count == 0)
+            return index;
+        if (background)
+            index._walk = Task.Factory.StartNew(() => index.Walk(heap, cancellation), CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default); // the walk itself sees a cancellation and ends every reader
+        else
+            index.Walk(heap, cancellation);
+        return index;
+    }
+
+    /// <summary>Every object the interest wants, in address order; waits for the walk to end.</summary>
     public IReadOnlyList<ClrObject> ObjectsFor(IHeapInterest interest) =>
-        _objects.TryGetValue(interest, out ClrObject[]? list) ? list : [];
+        _finds.TryGetValue(interest, out HeapFinds? finds) ? Ended(() => finds.All) : [];
 
-    /// <summary>Walks every segment once, on up to <paramref name="workers"/> threads, for every interest at once.</summary>
-    public static HeapIndex Build(ClrHeap heap, IReadOnlyCollection<IHeapInterest> interests, int workers, CancellationToken cancellation)
+    /// <summary>The objects the interest wants in address order as the walk finds them, ending when the walk ends.</summary>
+    public IEnumerable<ClrObject> Stream(IHeapInterest interest, CancellationToken cancellation) =>
+        _finds.TryGetValue(interest, out HeapFinds? finds) ? finds.Stream(cancellation) : [];
+
+    /// <summary>Waits until the walk is over, without throwing its exception: whoever reads the results gets that.</summary>
+    public void WaitUntilStopped() => Task.WhenAny(_walk).Wait();
+
+    private T Ended<T>(Func<T> result)
+    {
+        _walk.GetAwaiter().GetResult(); // the walk's own exception, not an AggregateException
+        return result();
+    }
+
+    private void Walk(ClrHeap heap, CancellationToken cancellation)
     {
         var stopwatch = Stopwatch.StartNew();
-        IHeapInterest[] distinct = interests.Distinct().ToArray();
-        if (distinct.Length == 0)
-            return new HeapIndex([], 0, stopwatch.Elapsed, heap.CanWalkHeap, 0);
-
-        var filter = new MethodTableFilter(distinct);
-        // One walk per segment; segments are in address order, so concatenating their finds keeps that order.
-        HeapSegmentWalk[] walks = heap.Segments.Select(s => new HeapSegmentWalk(s, filter)).ToArray();
-        workers = Math.Clamp(workers, 1, Math.Max(1, walks.Length));
-        WorkerPool.ForEach(walks, workers, walk => walk.Run(cancellation), cancellation);
-
-        var objects = new Dictionary<IHeapInterest, ClrObject[]>();
-        for (int i = 0; i < distinct.Length; i++)
-            objects[distinct[i]] = [.. walks.SelectMany(w => w.Found(i))];
-        return new HeapIndex(objects, walks.Sum(w => w.Objects), stopwatch.Elapsed, heap.CanWalkHeap, workers);
+        HeapFinds[] finds = [.. _finds.Values];
+        var filter = new MethodTableFilter([.. _finds.Keys]);
+        try
+        {
+            long count = 0;
+            foreach (ClrSegment segment in heap.Segments)
+            {
+                cancellation.ThrowIfCancellationRequested();
+                foreach (ClrObject obj in segment.EnumerateObjects())
+                {
+                    if ((++count & 0xFFFF) == 0)
+                        cancellation.ThrowIfCancellationRequested();
+                    if (obj.Type is not { } type)
+                        continue;
+                    foreach (int i in filter.WantedBy(type))
+                        finds[i].Add(obj);
+                }
+            }
+            _objectCount = count;
+            _elapsed = stopwatch.Elapsed;
+            foreach (HeapFinds f in finds)
+                f.End(null);
+        }
+        catch (Exception e)
+        {
+            foreach (HeapFinds f in finds)
+                f.End(e);
+            throw;
+        }
     }
 }

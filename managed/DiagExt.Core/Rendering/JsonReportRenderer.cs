@@ -54,7 +54,7 @@ public static class JsonReportRenderer
             elapsedMs = Math.Round(o.Elapsed.TotalMilliseconds, 1),
         }).ToList(),
         heapObjects = report.HeapObjects,
-        heapPass = report.HeapPass is { } pass ? new { elapsedMs = Math.Round(pass.Elapsed.TotalMilliseconds, 1), workers = pass.Workers } : null,
+        heapPass = report.HeapPass is { } pass ? new { elapsedMs = Math.Round(pass.Elapsed.TotalMilliseconds, 1), background = pass.Background } : null,
         elapsedMs = Math.Round(report.Elapsed.TotalMilliseconds, 1),
     };
 

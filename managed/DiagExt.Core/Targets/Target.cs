@@ -69,10 +69,11 @@ public sealed class Target : IDisposable
     /// <summary>
     /// How many threads may read this target at once: <see cref="TargetOptions.Threads"/> (default one per
     /// core, at most <see cref="MaxWorkers"/>) when ClrMD says its reader and runtime are thread-safe, else 1.
+    /// With more than one, the heap pass runs on its own thread beside the detectors.
     /// </summary>
     public int Workers => Runtime?.IsThreadSafe == true ? Math.Clamp(Options.Threads ?? Environment.ProcessorCount, 1, MaxWorkers) : 1;
 
-    /// <summary>Beyond this, ClrMD's serialised DAC calls and shared type cache leave extra threads waiting.</summary>
+    /// <summary>Beyond this, ClrMD's serialised DAC calls leave extra threads waiting.</summary>
     public const int MaxWorkers = 8;
 
     /// <summary>Every OS thread, with its managed identity where the runtime knows it.</summary>

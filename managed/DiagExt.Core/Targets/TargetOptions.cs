@@ -18,8 +18,8 @@ public sealed record TargetOptions
     public bool SuspendLiveProcess { get; init; } = true;
 
     /// <summary>
-    /// Threads for the heap pass and the detectors' per-object work; null for one per core. Used only when
-    /// ClrMD reports the target thread-safe (dump files; see <see cref="Target.Workers"/>).
+    /// Threads that may read the target at once (the heap pass beside the detectors); null for one per core.
+    /// Used only when ClrMD reports the target thread-safe (dump files; see <see cref="Target.Workers"/>).
     /// </summary>
     public int? Threads { get; init; }
 

@@ -5,12 +5,14 @@ namespace DiagExt.Core.Targets;
 
 /// <summary>
 /// One OS thread of the target with what DiagExt knows about it. The managed stack and the raw stack
-/// words are read once, on first use, and shared by every detector.
+/// words are read once, on first use, and shared by every detector (detectors may run at once: the reads
+/// are made under a lock).
 /// </summary>
 public sealed class TargetThread
 {
     private readonly Target _target;
     private readonly Limits _limits;
+    private readonly object _gate = new();
     private IReadOnlyList<ManagedFrame>? _frames;
     private HashSet<ulong>? _stackWords;
 
@@ -35,7 +37,14 @@ public sealed class TargetThread
     public string? StackProblem { get; private set; }
 
     /// <summary>Managed frames, innermost first; empty for a thread that never ran managed code.</summary>
-    public IReadOnlyList<ManagedFrame> Frames => _frames ??= ReadFrames();
+    public IReadOnlyList<ManagedFrame> Frames
+    {
+        get
+        {
+            lock (_gate)
+                return _frames ??= ReadFrames();
+        }
+    }
 
     /// <summary>
     /// Whether this thread's registers or stack hold <paramref name="address"/>. A conservative scan of the
@@ -45,8 +54,10 @@ public sealed class TargetThread
     /// </summary>
     public bool References(ulong address)
     {
-        _stackWords ??= ReadStackWords();
-        return address != 0 && _stackWords.Contains(address);
+        HashSet<ulong> words;
+        lock (_gate)
+            words = _stackWords ??= ReadStackWords();
+        return address != 0 && words.Contains(address);
     }
 
     private IReadOnlyList<ManagedFrame> ReadFrames()

@@ -31,7 +31,7 @@ public sealed class DictCycleDetector : IDetector
 
     public IReadOnlyList<Finding> Analyze(AnalysisContext context)
     {
-        IReadOnlyList<CorruptHashTable> corrupt = HashTableScan.FindCorrupt(context, context.Heap.ObjectsFor(_types));
+        IReadOnlyList<CorruptHashTable> corrupt = HashTableScan.FindCorrupt(context, context.Heap.Stream(_types, context.Cancellation));
         if (corrupt.Count == 0)
             return [];
 

@@ -8,9 +8,6 @@ namespace DiagExt.Core.Detectors.DictCycle;
 /// <summary>A Dictionary/HashSet instance as read from the target: its fields, arrays and the image to classify.</summary>
 public sealed record HashTableInstance(ulong Address, ulong BucketsArray, ulong EntriesArray, HashTableImage Image);
 
-/// <summary>An instance's fields and array lengths: enough to decide whether, and in which order, to read its arrays.</summary>
-public sealed record HashTableHeader(ulong Address, ulong BucketsArray, int BucketsLength, ulong EntriesArray, int EntriesLength, int Count, int FreeList, int? FreeCount, int? LastIndex);
-
 /// <summary>
 /// Reads one instance with three bulk reads (the object, the bucket array, the entry array in chunks),
 /// never one ClrMD call per element. Lengths are checked against the limits before allocating.
@@ -26,13 +23,6 @@ public static class HashTableReader
 
     /// <summary>Reads the instance at <paramref name="address"/>; with a heap, duplicate keys can be checked too.</summary>
     public static (Status Status, HashTableInstance? Instance, string? Problem) Read(Target target, ulong address, HashTableShape shape, ClrHeap? heap = null)
-    {
-        var (status, header, problem) = ReadHeader(target, address, shape);
-        return header is null ? (status, null, problem) : ReadArrays(target, header, shape, heap);
-    }
-
-    /// <summary>The instance's fields and the lengths of its arrays (three small reads).</summary>
-    public static (Status Status, HashTableHeader? Header, string? Problem) ReadHeader(Target target, ulong address, HashTableShape shape)
     {
         int ptr = target.PointerSize;
         int fieldsSize = Math.Max(Math.Max(shape.BucketsOffset, shape.EntriesOffset), Math.Max(Math.Max(shape.CountOffset, shape.FreeListOffset), Math.Max(shape.FreeCountOffset, shape.LastIndexOffset))) + 8;
@@ -58,21 +48,15 @@ public static class HashTableReader
             return (Status.Unreadable, null, "its bucket or entry array is not in the dump");
         if (bucketsLength > limit || entriesLength > limit)
             return (Status.Unreadable, null, $"its arrays claim {Math.Max(bucketsLength, entriesLength)} elements, over the limit of {limit}");
-        return (Status.Read, new HashTableHeader(address, buckets, bucketsLength, entries, entriesLength, count, freeList, freeCount, lastIndex), null);
-    }
 
-    /// <summary>The bucket array in one read and each entry's hashCode and next, streamed from the entry array in chunks.</summary>
-    public static (Status Status, HashTableInstance? Instance, string? Problem) ReadArrays(Target target, HashTableHeader header, HashTableShape shape, ClrHeap? heap = null)
-    {
-        int[]? bucketValues = header.BucketsLength == 0 ? [] : TargetArrays.ReadInt32s(target, header.BucketsArray, header.BucketsLength);
+        int[]? bucketValues = bucketsLength == 0 ? [] : TargetArrays.ReadInt32s(target, buckets, bucketsLength);
         if (bucketValues is null)
             return (Status.Unreadable, null, "its bucket array is not fully in the dump");
 
-        int length = header.EntriesLength;
-        var hashCodes = new int[length];
-        var nexts = new int[length];
-        var blank = new BitSet(length);
-        bool complete = length == 0 || TargetArrays.ReadInChunks(target, header.EntriesArray, length, shape.EntrySize, (chunk, first) =>
+        var hashCodes = new int[entriesLength];
+        var nexts = new int[entriesLength];
+        var blank = new BitSet(entriesLength);
+        bool complete = entriesLength == 0 || TargetArrays.ReadInChunks(target, entries, entriesLength, shape.EntrySize, (chunk, first) =>
         {
             for (int k = 0, off = 0; off + shape.EntrySize <= chunk.Length; k++, off += shape.EntrySize)
             {
@@ -95,14 +79,14 @@ public static class HashTableReader
             Buckets = bucketValues,
             HashCodes = hashCodes,
             Nexts = nexts,
-            Blank = new BitSetView(blank, length),
-            Count = header.Count,
-            FreeList = header.FreeList,
-            FreeCount = header.FreeCount,
-            LastIndex = header.LastIndex,
-            KeysEqual = heap is null ? null : new EntryKeyComparer(target, heap, TargetArrays.DataAddress(target, header.EntriesArray), shape).Equal,
+            Blank = new BitSetView(blank, entriesLength),
+            Count = count,
+            FreeList = freeList,
+            FreeCount = freeCount,
+            LastIndex = lastIndex,
+            KeysEqual = heap is null ? null : new EntryKeyComparer(target, heap, TargetArrays.DataAddress(target, entries), shape).Equal,
         };
-        return (Status.Read, new HashTableInstance(header.Address, header.BucketsArray, header.EntriesArray, image), null);
+        return (Status.Read, new HashTableInstance(address, buckets, entries, image), null);
     }
 
     private static ulong Pointer(ReadOnlySpan<byte> fields, int offset, int pointerSize) =>

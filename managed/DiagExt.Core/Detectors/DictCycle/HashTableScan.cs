@@ -1,5 +1,4 @@
 using DiagExt.Core.Analysis;
-using DiagExt.Core.Parallelism;
 using DiagExt.Core.Targets;
 using Microsoft.Diagnostics.Runtime;
 
@@ -9,38 +8,17 @@ namespace DiagExt.Core.Detectors.DictCycle;
 internal sealed record CorruptHashTable(string TypeName, HashTableInstance Instance, HashTableDiagnosis Diagnosis);
 
 /// <summary>
-/// Reads and classifies every Dictionary/HashSet the heap pass found. Types and headers are read first, on one
-/// thread (they ask ClrMD about types); the arrays are then read and classified on the target's workers,
-/// largest first. Only the corrupt instances are kept: memory holds at most one table image per worker.
+/// Reads and classifies every Dictionary/HashSet as the heap pass finds it (while it walks on, when it runs on
+/// its own thread). Only the corrupt instances are kept: memory holds one table image at a time.
 /// </summary>
 internal static class HashTableScan
 {
-    public static IReadOnlyList<CorruptHashTable> FindCorrupt(AnalysisContext context, IReadOnlyList<ClrObject> tables)
+    public static IReadOnlyList<CorruptHashTable> FindCorrupt(AnalysisContext context, IEnumerable<ClrObject> tables)
     {
         Target target = context.Target;
         ClrHeap heap = target.Runtime!.Heap;
-        List<(ClrType Type, HashTableShape Shape, HashTableHeader Header)> work = ReadHeaders(context, tables);
-        work.Sort((a, b) => b.Header.EntriesLength.CompareTo(a.Header.EntriesLength));
-
-        var corrupt = new CorruptHashTable?[work.Count];
-        int[] order = Enumerable.Range(0, work.Count).ToArray();
-        WorkerPool.ForEach(order, target.Workers, i =>
-        {
-            var (type, shape, header) = work[i];
-            var (status, instance, _) = HashTableReader.ReadArrays(target, header, shape, heap);
-            if (status != HashTableReader.Status.Read)
-                return;
-            HashTableDiagnosis diagnosis = HashTableClassifier.Classify(instance!.Image);
-            if (!diagnosis.IsHealthy)
-                corrupt[i] = new CorruptHashTable(CollectionTypeName(type), instance, diagnosis);
-        }, context.Cancellation);
-        return corrupt.OfType<CorruptHashTable>().OrderBy(c => c.Instance.Address).ToList();
-    }
-
-    private static List<(ClrType, HashTableShape, HashTableHeader)> ReadHeaders(AnalysisContext context, IReadOnlyList<ClrObject> tables)
-    {
         var shapes = new Dictionary<ulong, HashTableShape?>();
-        var work = new List<(ClrType, HashTableShape, HashTableHeader)>();
+        var corrupt = new List<CorruptHashTable>();
         foreach (ClrObject obj in tables)
         {
             context.Cancellation.ThrowIfCancellationRequested();
@@ -53,11 +31,14 @@ internal static class HashTableScan
             }
             if (shape is null)
                 continue;
-            var (status, header, _) = HashTableReader.ReadHeader(context.Target, obj.Address, shape);
-            if (status == HashTableReader.Status.Read)
-                work.Add((type, shape, header!));
+            var (status, instance, _) = HashTableReader.Read(target, obj.Address, shape, heap);
+            if (status != HashTableReader.Status.Read)
+                continue;
+            HashTableDiagnosis diagnosis = HashTableClassifier.Classify(instance!.Image);
+            if (!diagnosis.IsHealthy)
+                corrupt.Add(new CorruptHashTable(CollectionTypeName(type), instance, diagnosis));
         }
-        return work;
+        return corrupt;
     }
 
     private static ClrType? EntryArrayType(ClrObject obj, ClrType type)
