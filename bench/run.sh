@@ -172,11 +172,14 @@ report=$work/report-$mode.txt
     echo
     printf '%-38s %9s %9s %10s %14s %11s %10s\n' command "wall s" "CPU s" "peak RSS" "objects/s" "wall/bare" "CPU/bare"
     for name in "${names[@]}"; do
-        note=""
-        [ "${code[$name]}" -gt 1 ] && note="  (exit ${code[$name]}: $(head -n 1 "$runs/$name.err"))"
-        printf '%-38s %9.2f %9.2f %7d MB %14s %11.2f %10.2f%s\n' "$name" "${wall[$name]}" "${cpu[$name]}" "${rss[$name]}" \
+        if [ "${code[$name]}" -gt 1 ]; then
+            # Did not run on this dump (e.g. a detector for Windows minidumps): say why instead of a speed.
+            printf '%-38s %9.2f %9.2f %7d MB   not applicable: %s\n' "$name" "${wall[$name]}" "${cpu[$name]}" "${rss[$name]}" "$(head -n 1 "$runs/$name.err")"
+            continue
+        fi
+        printf '%-38s %9.2f %9.2f %7d MB %14s %11.2f %10.2f\n' "$name" "${wall[$name]}" "${cpu[$name]}" "${rss[$name]}" \
             "$(calc "$objects / ${wall[$name]}" | cut -d. -f1)" \
-            "$(calc "${wall[$name]} / ${wall[bare-walk]}")" "$(calc "${cpu[$name]} / ${cpu[bare-walk]}")" "$note"
+            "$(calc "${wall[$name]} / ${wall[bare-walk]}")" "$(calc "${cpu[$name]} / ${cpu[bare-walk]}")"
     done
     echo
     grep -E '^(largest table|read )' "$runs/classify-largest.out"
