@@ -46,6 +46,7 @@ log "building diagext and the bench programs (Release)"
 for project in managed/DiagExt.Cli bench/HeapGen bench/BareWalk bench/ClassifyBig; do
     dotnet build "$project" -c Release --nologo -v q -clp:"ErrorsOnly;NoSummary" >/dev/null || fail "building $project failed"
 done
+build_seconds=$SECONDS
 diagext=(dotnet managed/DiagExt.Cli/bin/Release/net10.0/diagext.dll)
 barewalk=bench/BareWalk/bin/Release/net10.0/BareWalk
 heapgen=bench/HeapGen/bin/Release/net10.0/HeapGen
@@ -82,6 +83,7 @@ dump_size=$(du -h "$dump" | cut -f1)
 log "dump: $dump ($dump_size); $plan"
 # Every command below reads the dump from the page cache, not the disk: read it once first.
 cat "$dump" > /dev/null
+dump_done=$SECONDS
 
 # ---- measuring -----------------------------------------------------------------------------------------------
 names=()
@@ -186,6 +188,7 @@ report=$work/report-$mode.txt
     awk '/"heapPass":/ {p=1} p && /elapsedMs/ {gsub(/,/, "", $2); ms=$2} p && /background/ {print "analyze: heap pass " ms " ms" ($2 == "true" ? ", on its own thread beside the detectors" : ", then the detectors"); exit}' "$runs/analyze.out"
     awk '/"detectors": \[/ {d=1} d && /"name":/ {gsub(/[",]/, "", $2); n=$2} d && /"elapsedMs":/ {gsub(/,/, "", $2); print "analyze: " n " " $2 " ms"} d && /^  \]/ {exit}' "$runs/analyze.out"
     echo
+    echo "bench/run.sh took $SECONDS s: build $build_seconds s, dump $((dump_done - build_seconds)) s, measurements $((SECONDS - dump_done)) s"
     printf 'analyze/bare-walk ratio: %.2f\n' "$(calc "${wall[analyze]} / ${wall[bare-walk]}")"
 } | tee "$report"
 log "report saved to $report; outputs of each command in $runs/"
