@@ -16,8 +16,9 @@ public sealed class AnalysisContext
     public AnalysisContext(Target target, IReadOnlyCollection<IHeapInterest> interests, CancellationToken cancellation)
         : this(target, StartOnFirstUse(target, interests, cancellation), cancellation)
     {
-        // Where several threads may read the target, the pass starts now, beside the detectors.
-        if (target.Workers > 1 && interests.Count > 0 && target.Runtime is not null)
+        // The pass starts now: beside the detectors where several threads may read the target, else before them
+        // (so each detector's time is its own work).
+        if (interests.Count > 0 && target.Runtime is not null)
             _ = _heap.Value;
     }
 
@@ -32,7 +33,7 @@ public sealed class AnalysisContext
 
     public CancellationToken Cancellation { get; }
 
-    /// <summary>The shared heap pass for every interest of this run: started with the analysis, or on first use.</summary>
+    /// <summary>The shared heap pass for every interest of this run, started with the analysis.</summary>
     public HeapIndex Heap => _heap.Value;
 
     public bool HeapStarted => _heap.IsValueCreated;
