@@ -4,7 +4,7 @@
 # it with the runtime's createdump, then times each command: wall, CPU, peak RSS, objects per second, ratios.
 #
 # usage: bench/run.sh [--quick] [--reuse-dump] [--keep-dump] [--repeat N]
-#   --quick       about 1 million objects instead of over 10 million (under two minutes)
+#   --quick       about 1 million objects instead of over 10 million (about 20 s once built)
 #   --reuse-dump  measure the dump a previous run left in artifacts/bench/dumps instead of making a new one
 #   --keep-dump   keep the full dump afterwards (the quick one is always kept; the full one is ~1 GB)
 #   --repeat N    run each command N times and keep its fastest run (the machine may be shared)
@@ -20,7 +20,7 @@ while [ $# -gt 0 ]; do
         --quick) mode=quick ;;
         --reuse-dump) reuse=1 ;;
         --keep-dump) keep=1 ;;
-        --repeat) repeat=${2:?--repeat needs a number}; shift ;;
+        --repeat) repeat=${2:-}; [[ "$repeat" =~ ^[1-9][0-9]*$ ]] || { echo "bench/run.sh: --repeat needs a number" >&2; exit 2; }; shift ;;
         -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "bench/run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
