@@ -49,6 +49,10 @@ public static class Analyzer
         var watch = Stopwatch.StartNew();
         AnalysisContext own = context.ForDetector();
         IReadOnlyList<Finding> findings = detector.Analyze(own);
+        // A process read in the middle of a garbage collection has a heap whose objects may be half moved:
+        // a finding that is missing must not read as a healthy heap.
+        if (detector.HeapInterest is not null && own.HeapStarted && !own.Heap.Walkable)
+            own.Note("the runtime says its heap cannot be walked now (the target was read during a garbage collection): objects may be missed; take the dump again");
         IReadOnlyList<string> notes = own.TakeNotes();
         return new DetectorOutcome(detector.Name, DetectorStatus.Ran, notes.Count == 0 ? null : string.Join("; ", notes), findings, watch.Elapsed);
     }
