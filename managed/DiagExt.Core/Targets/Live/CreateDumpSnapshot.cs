@@ -14,10 +14,28 @@ internal static class CreateDumpSnapshot
 {
     private static readonly TimeSpan Timeout = TimeSpan.FromMinutes(10);
 
+    /// <summary>createdump attempts when it dies of a signal (it sometimes crashes gathering a busy target's state).</summary>
+    private const int Attempts = 3;
+
     public static UnpackedDump Take(int pid, CancellationToken cancellation)
     {
         string createdump = FindCreateDump(pid);
-        string path = TempArea.NewFilePath(".core");
+        for (int attempt = 1; ; attempt++)
+        {
+            string path = TempArea.NewFilePath(".core");
+            (int exitCode, string last) = Run(createdump, pid, path, cancellation);
+            if (exitCode == 0 && File.Exists(path))
+                return UnpackedDump.Adopt(path);
+            UnpackedDump.TryDelete(path);
+            // Exit codes above 128 are deaths by a signal (seen: SIGSEGV, 139, on a process throwing steadily);
+            // the next attempt usually succeeds. A refusal (no permission, no such process) is final.
+            if (exitCode <= 128 || attempt == Attempts)
+                throw new DiagExtException($"process {pid}: createdump failed (exit code {exitCode}{(attempt > 1 ? $", attempt {attempt} of {Attempts}" : "")}): {last}");
+        }
+    }
+
+    private static (int ExitCode, string LastLine) Run(string createdump, int pid, string path, CancellationToken cancellation)
+    {
         var info = new ProcessStartInfo(createdump)
         {
             RedirectStandardOutput = true,
@@ -42,13 +60,8 @@ internal static class CreateDumpSnapshot
             UnpackedDump.TryDelete(path);
             cancellation.ThrowIfCancellationRequested();
         }
-        if (process.ExitCode != 0 || !File.Exists(path))
-        {
-            UnpackedDump.TryDelete(path);
-            string last = (stderr.Result + "\n" + stdout.Result).Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).LastOrDefault() ?? "";
-            throw new DiagExtException($"process {pid}: createdump failed (exit code {process.ExitCode}): {last}");
-        }
-        return UnpackedDump.Adopt(path);
+        string last = (stderr.Result + "\n" + stdout.Result).Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).LastOrDefault() ?? "";
+        return (process.ExitCode, last);
     }
 
     /// <summary>createdump beside the libcoreclr.so the target has loaded.</summary>
