@@ -110,14 +110,29 @@ public class AttachTests
     }
 
     [Test]
+    [System.Runtime.Versioning.SupportedOSPlatform("linux")]
     public void Not_permitted_says_what_to_do()
     {
-        if (Environment.UserName != "root" || !File.Exists("/usr/bin/setpriv"))
+        if (!OperatingSystem.IsLinux() || Environment.UserName != "root" || !File.Exists("/usr/bin/setpriv"))
             Assert.Ignore("needs root (to run diagext as another user) and setpriv");
-        // diagext as user 'nobody' may not trace a root process: the kernel refuses PTRACE_SEIZE.
-        ProcessRunner.Result result = ProcessRunner.Run("/usr/bin/setpriv",
-            ["--reuid=65534", "--regid=65534", "--clear-groups", Diagext.Executable, "attach", _corrupt.Pid.ToString()],
-            TimeSpan.FromMinutes(1), environment: new Dictionary<string, string> { ["HOME"] = "/tmp", ["DOTNET_CLI_HOME"] = "/tmp" });
+        // diagext as user 'nobody' may not trace a root process: the kernel refuses PTRACE_SEIZE. 'nobody' runs a
+        // copy in a folder it may enter: the checkout may sit in a private (0700) folder, as a mktemp clone does.
+        string copy = Path.Combine(Path.GetTempPath(), $"diagext-for-nobody-{Environment.ProcessId}");
+        Directory.CreateDirectory(copy, UnixFileMode.UserRead | UnixFileMode.UserWrite | UnixFileMode.UserExecute |
+            UnixFileMode.GroupRead | UnixFileMode.GroupExecute | UnixFileMode.OtherRead | UnixFileMode.OtherExecute);
+        ProcessRunner.Result result;
+        try
+        {
+            foreach (string file in Directory.GetFiles(AppContext.BaseDirectory))
+                File.Copy(file, Path.Combine(copy, Path.GetFileName(file)), overwrite: true);
+            result = ProcessRunner.Run("/usr/bin/setpriv",
+                ["--reuid=65534", "--regid=65534", "--clear-groups", Path.Combine(copy, Path.GetFileName(Diagext.Executable)), "attach", _corrupt.Pid.ToString()],
+                TimeSpan.FromMinutes(1), environment: new Dictionary<string, string> { ["HOME"] = "/tmp", ["DOTNET_CLI_HOME"] = "/tmp" });
+        }
+        finally
+        {
+            Directory.Delete(copy, recursive: true);
+        }
         Assert.That(result.ExitCode, Is.EqualTo(2), result.Stdout + result.Stderr);
         Assert.That(result.Stderr.Trim(), Does.StartWith($"diagext: process {_corrupt.Pid}: not permitted"));
         Assert.That(result.Stderr, Does.Contain("run diagext as the process's user or as root"));
