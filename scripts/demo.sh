@@ -19,7 +19,13 @@ grep -E '^corrupt' "$work/sample.log" >&2
 runtime_dir=$(dirname "$(dotnet --list-runtimes | awk '/Microsoft.NETCore.App 10\./ {v=$2; p=$3} END {gsub(/[\[\]]/, "", p); print p "/" v "/x"}')")
 dump="$work/dictcycle.core"
 rm -f "$dump"
-"$runtime_dir/createdump" -u -f "$dump" "$sample" >/dev/null
+# createdump now and then dies (SIGSEGV) gathering the state of a process that throws steadily: try again.
+for attempt in 1 2 3; do
+    "$runtime_dir/createdump" -u -f "$dump" "$sample" >/dev/null 2>&1 && break
+    echo "createdump failed (attempt $attempt of 3)" >&2
+    rm -f "$dump"
+    [ "$attempt" -lt 3 ] || exit 2
+done
 kill "$sample"
 echo "dumped the running sample (pid $sample) to $dump ($(du -h "$dump" | cut -f1))" >&2
 
