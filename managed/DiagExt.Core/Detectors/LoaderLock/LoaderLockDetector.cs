@@ -1,10 +1,12 @@
 using DiagExt.Core.Analysis;
+using DiagExt.Core.Errors;
 using DiagExt.Core.Findings;
 using DiagExt.Core.Heap;
 using DiagExt.Core.Native.Minidump;
 using DiagExt.Core.Native.Stacks;
 using DiagExt.Core.Native.Symbols;
 using DiagExt.Core.Native.Windows;
+using DiagExt.Core.Targets;
 
 namespace DiagExt.Core.Detectors.LoaderLock;
 
@@ -35,31 +37,33 @@ public sealed class LoaderLockDetector : IDetector
 
     public IHeapInterest? HeapInterest => null;
 
-    public IReadOnlyList<Finding> Analyze(AnalysisContext context)
+    public IReadOnlyList<Finding> Analyze(AnalysisContext context) =>
+        Analyze(context.Target.Minidump!, context.Target.ThreadTimes, context.Target.Limits, context.Note, context.Cancellation);
+
+    /// <summary>The analysis itself, on DiagExt's own minidump reader alone (no ClrMD): what the fuzzer feeds hostile dumps.</summary>
+    internal static IReadOnlyList<Finding> Analyze(MinidumpFile dump, ThreadTimes times, Limits limits, Action<string> note, CancellationToken cancellation)
     {
-        MinidumpFile dump = context.Target.Minidump!;
         if (WindowsProcess.Open(dump) is not { } process)
         {
-            context.Note($"loader lock not analysed: the dump's processor ({dump.SystemInfo?.ArchitectureName ?? "unknown"}) is neither x86 nor x64");
+            note($"loader lock not analysed: the dump's processor ({dump.SystemInfo?.ArchitectureName ?? "unknown"}) is neither x86 nor x64");
             return [];
         }
         LoaderLockState state = LoaderLockReader.Read(process);
         if (state.Status != LoaderLockStatus.Held)
         {
-            context.Note(state.Describe(process.Layout));
+            note(state.Describe(process.Layout));
             return [];
         }
 
-        var symbols = new NativeSymbolizer(dump, dump.Modules, context.Target.Limits);
-        var stacks = new ProcessStacks(process, symbols, context.Target.Limits);
+        var symbols = new NativeSymbolizer(dump, dump.Modules, limits);
+        var stacks = new ProcessStacks(process, symbols, limits);
         CriticalSection lockSection = state.Lock!;
         WindowsThread? ownerThread = process.Threads.FirstOrDefault(t => t.TebCaptured && ClientId(process, t) == lockSection.OwningThread)
             ?? process.Threads.FirstOrDefault(t => t.ThreadId == lockSection.OwningThread);
-        context.Cancellation.ThrowIfCancellationRequested();
+        cancellation.ThrowIfCancellationRequested();
         OwnerAnalysis? owner = ownerThread is null ? null : OwnerClassifier.Classify(process, stacks, ownerThread, state.LockAddress);
         VictimFinder.Result victims = VictimFinder.Find(process, stacks, owner, lockSection.OwningThread, state.LockAddress);
 
-        var times = context.Target.ThreadTimes;
         var found = new LoaderLockCase(
             process, state, owner, victims,
             ownerThread is null ? null : times.For(ownerThread.ThreadId),
@@ -67,7 +71,7 @@ public sealed class LoaderLockDetector : IDetector
             symbols.AnyImageCaptured());
         if (!found.IsHazard)
         {
-            context.Note($"{state.Describe(process.Layout)}; the owner {Doing(owner!)} and no thread waits for it: a normal moment, not a hang");
+            note($"{state.Describe(process.Layout)}; the owner {Doing(owner!)} and no thread waits for it: a normal moment, not a hang");
             return [];
         }
         return [LoaderLockFindingBuilder.Build(found)];

@@ -17,14 +17,16 @@ public sealed class ElfCoreFile : IDisposable
 
     public long FileLength => _file.Length;
 
-    public static ElfCoreFile Open(string path, Limits? limits = null)
+    public static ElfCoreFile Open(string path, Limits? limits = null) => Open(new FileBytes(path), limits);
+
+    /// <summary>Takes ownership of <paramref name="file"/> (disposed here when it is not an ELF core).</summary>
+    internal static ElfCoreFile Open(FileBytes file, Limits? limits = null)
     {
-        var file = new FileBytes(path);
         try
         {
             ElfFile elf = ElfFile.Read(file, limits ?? Limits.Default);
             if (elf.Type != ElfFile.TypeCore)
-                throw new InvalidDataException($"{path}: an ELF file, but not a core dump (e_type {elf.Type}).");
+                throw new InvalidDataException($"{file.Path}: an ELF file, but not a core dump (e_type {elf.Type}).");
             return new ElfCoreFile(file, elf);
         }
         catch

@@ -69,7 +69,9 @@ public sealed class ElfFile
         if (phnum > 0 && phentsize < minEntry)
             throw new InvalidDataException($"{file.Path}: ELF program header size {phentsize} is smaller than {minEntry}.");
 
-        byte[] table = file.ReadExactly((long)Math.Min(phoff, long.MaxValue), checked((int)phnum * phentsize))
+        // Both factors come from the file: multiply in 64 bits and let the file's length decide, not an overflow.
+        long tableBytes = (long)phnum * phentsize;
+        byte[] table = (tableBytes <= int.MaxValue ? file.ReadExactly((long)Math.Min(phoff, long.MaxValue), (int)tableBytes) : null)
             ?? throw new InvalidDataException($"{file.Path}: ELF program headers at 0x{phoff:x} lie beyond the end of the file ({file.Length} bytes): the file is truncated.");
         var headers = new List<ElfProgramHeader>((int)phnum);
         for (int i = 0; i < phnum; i++)
@@ -100,11 +102,15 @@ public sealed class ElfFile
         {
             if (h.Type != ElfProgramHeader.Note || h.FileSize == 0)
                 continue;
-            int length = (int)Math.Min(h.FileSize, MaxNoteSegmentBytes);
+            // The segment's size is a claim: allocate only what the file holds from its offset (a truncated core, or a lie).
+            long available = h.Offset < (ulong)_file.Length ? _file.Length - (long)h.Offset : 0;
+            int length = (int)Math.Min(Math.Min(h.FileSize, MaxNoteSegmentBytes), (ulong)available);
+            if (length == 0)
+                continue;
             byte[] segment = new byte[length];
-            length = _file.Read((long)Math.Min(h.Offset, long.MaxValue), segment);
+            length = _file.Read((long)h.Offset, segment);
             if (length < segment.Length)
-                Array.Resize(ref segment, length); // a truncated core: parse what is there
+                Array.Resize(ref segment, length);
             foreach (ElfNote note in ParseNotes(segment))
             {
                 if (++seen > _limits.MaxElfNotes)

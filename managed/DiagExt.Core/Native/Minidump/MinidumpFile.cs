@@ -53,9 +53,11 @@ public sealed class MinidumpFile : IMemoryReader, IDisposable
 
     public bool HasStream(uint type) => _directory.StreamTypes.Contains(type);
 
-    public static MinidumpFile Open(string path, Limits? limits = null)
+    public static MinidumpFile Open(string path, Limits? limits = null) => Open(new FileBytes(path), limits);
+
+    /// <summary>Takes ownership of <paramref name="file"/> (disposed here when it is not a minidump).</summary>
+    internal static MinidumpFile Open(FileBytes file, Limits? limits = null)
     {
-        var file = new FileBytes(path);
         try
         {
             return new MinidumpFile(file, MinidumpDirectory.Read(file, limits ?? Limits.Default), limits ?? Limits.Default);
@@ -98,6 +100,15 @@ public sealed class MinidumpFile : IMemoryReader, IDisposable
     /// <summary>The raw bytes of a thread's CONTEXT record, or null when not in the file.</summary>
     public byte[]? ReadThreadContext(MinidumpThread thread) =>
         thread.ContextSize is 0 or > 64 * 1024 ? null : _file.ReadExactly(thread.ContextRva, (int)thread.ContextSize);
+
+    /// <summary>
+    /// Parses every stream DiagExt reads now, so a corrupt one is an <see cref="InvalidDataException"/> while the dump
+    /// is opened (one line for the user) rather than later, in the middle of a detector.
+    /// </summary>
+    public void Validate()
+    {
+        _ = (Threads, ThreadInfos, Modules, MemoryRanges, SystemInfo, MiscInfo);
+    }
 
     /// <summary>The largest file offset any stream or memory range claims: a file shorter than this is truncated.</summary>
     public long RequiredFileLength()

@@ -1,0 +1,3 @@
+using DiagExt.Fuzz;
+
+return FuzzCommandLine.Run(args, Console.Out);
