@@ -41,15 +41,30 @@ public sealed class AssemblyImage : IDisposable
     public static AssemblyImage Open(string path)
     {
         byte[] bytes = File.ReadAllBytes(path);
-        return new AssemblyImage(new PEReader(ImmutableArray.Create(bytes)), path, path);
+        return Create(() => new PEReader(ImmutableArray.Create(bytes)), path, path);
     }
 
     /// <summary>An image read from a process's memory: mapped (loaded) layout unless it was mapped flat.</summary>
     public static AssemblyImage FromMemory(byte[] bytes, string displayName, bool loadedLayout, string? pathOnDisk)
     {
         var options = PEStreamOptions.PrefetchEntireImage | (loadedLayout ? PEStreamOptions.IsLoadedImage : PEStreamOptions.Default);
-        var pe = new PEReader(new MemoryStream(bytes, writable: false), options);
-        return new AssemblyImage(pe, displayName, pathOnDisk);
+        return Create(() => new PEReader(new MemoryStream(bytes, writable: false), options), displayName, pathOnDisk);
+    }
+
+    /// <summary>Whatever System.Reflection.Metadata throws for a damaged image becomes one exception type for callers.</summary>
+    private static AssemblyImage Create(Func<PEReader> open, string displayName, string? path)
+    {
+        PEReader? pe = null;
+        try
+        {
+            pe = open();
+            return new AssemblyImage(pe, displayName, path);
+        }
+        catch (Exception e) when (MalformedMetadata.Is(e))
+        {
+            pe?.Dispose();
+            throw e as BadImageFormatException ?? new BadImageFormatException($"malformed image: {e.Message}", e);
+        }
     }
 
     /// <summary>The IL body of a method, or null for abstract/extern methods and bodies outside the image.</summary>

@@ -16,7 +16,7 @@ public static class LocalMethods
         {
             return Resolve(md, MetadataTokens.EntityHandle(token), depth: 0);
         }
-        catch (Exception e) when (e is ArgumentException or BadImageFormatException or InvalidCastException)
+        catch (Exception e) when (MalformedMetadata.Is(e))
         {
             return null;
         }
@@ -43,11 +43,11 @@ public static class LocalMethods
                 if (owner is not { } type)
                     return null;
                 string name = md.GetString(member.Name);
-                int parameters = member.DecodeMethodSignature(SignatureTypeNames.Instance, null).ParameterTypes.Length;
+                int parameters = Signatures.Method(md, member).ParameterTypes.Length;
                 foreach (MethodDefinitionHandle candidate in md.GetTypeDefinition(type).GetMethods())
                 {
                     MethodDefinition def = md.GetMethodDefinition(candidate);
-                    if (md.GetString(def.Name) == name && def.DecodeSignature(SignatureTypeNames.Instance, null).ParameterTypes.Length == parameters)
+                    if (md.GetString(def.Name) == name && Signatures.Method(md, def).ParameterTypes.Length == parameters)
                         return candidate;
                 }
                 return null;

@@ -46,7 +46,7 @@ public static class MetadataNames
     {
         HandleKind.TypeDefinition => TypeName(reader, (TypeDefinitionHandle)handle),
         HandleKind.TypeReference => TypeName(reader, (TypeReferenceHandle)handle),
-        HandleKind.TypeSpecification => reader.GetTypeSpecification((TypeSpecificationHandle)handle).DecodeSignature(SignatureTypeNames.Instance, null),
+        HandleKind.TypeSpecification => Signatures.Type(reader, (TypeSpecificationHandle)handle),
         _ => "?",
     };
 
@@ -54,7 +54,7 @@ public static class MetadataNames
     public static string MethodDisplay(MetadataReader reader, MethodDefinitionHandle handle)
     {
         MethodDefinition method = reader.GetMethodDefinition(handle);
-        MethodSignature<string> sig = method.DecodeSignature(SignatureTypeNames.Instance, null);
+        MethodSignature<string> sig = Signatures.Method(reader, method);
         return $"{TypeName(reader, method.GetDeclaringType())}.{reader.GetString(method.Name)}({string.Join(", ", sig.ParameterTypes.Select(Short))})";
     }
 

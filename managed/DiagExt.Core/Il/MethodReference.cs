@@ -17,7 +17,7 @@ public sealed record MethodReference(string DeclaringType, string Name, int Para
             {
                 var defHandle = (MethodDefinitionHandle)handle;
                 MethodDefinition def = reader.GetMethodDefinition(defHandle);
-                MethodSignature<string> sig = def.DecodeSignature(SignatureTypeNames.Instance, null);
+                MethodSignature<string> sig = Signatures.Method(reader, def);
                 return Create(MetadataNames.TypeName(reader, def.GetDeclaringType()), reader.GetString(def.Name), sig, defHandle);
             }
             case HandleKind.MemberReference:
@@ -25,7 +25,7 @@ public sealed record MethodReference(string DeclaringType, string Name, int Para
                 MemberReference member = reader.GetMemberReference((MemberReferenceHandle)handle);
                 if (member.GetKind() != MemberReferenceKind.Method)
                     return null;
-                MethodSignature<string> sig = member.DecodeMethodSignature(SignatureTypeNames.Instance, null);
+                MethodSignature<string> sig = Signatures.Method(reader, member);
                 string owner = member.Parent.Kind switch
                 {
                     HandleKind.TypeReference or HandleKind.TypeDefinition or HandleKind.TypeSpecification => MetadataNames.TypeName(reader, (EntityHandle)member.Parent),
@@ -48,7 +48,7 @@ public sealed record MethodReference(string DeclaringType, string Name, int Para
         StandaloneSignature standalone = reader.GetStandaloneSignature(handle);
         if (standalone.GetKind() != StandaloneSignatureKind.Method)
             return null;
-        return Create("?", "calli", standalone.DecodeMethodSignature(SignatureTypeNames.Instance, null), default);
+        return Create("?", "calli", Signatures.Method(reader, standalone), default);
     }
 
     /// <summary>The declaring type without generic arguments: "System.Collections.Generic.List&lt;T&gt;" becomes "System.Collections.Generic.List".</summary>

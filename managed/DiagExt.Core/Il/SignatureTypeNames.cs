@@ -35,8 +35,9 @@ public sealed class SignatureTypeNames : ISignatureTypeProvider<string, object?>
 
     public string GetTypeFromReference(MetadataReader reader, TypeReferenceHandle handle, byte rawTypeKind) => MetadataNames.TypeName(reader, handle);
 
+    /// <param name="genericContext">The nesting depth of TypeSpecs (see <see cref="Signatures.Type"/>).</param>
     public string GetTypeFromSpecification(MetadataReader reader, object? genericContext, TypeSpecificationHandle handle, byte rawTypeKind) =>
-        reader.GetTypeSpecification(handle).DecodeSignature(this, genericContext);
+        Signatures.Type(reader, handle, genericContext is int depth ? depth : 0);
 
     public string GetSZArrayType(string elementType) => elementType + "[]";
 

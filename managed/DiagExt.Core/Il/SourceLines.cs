@@ -26,7 +26,7 @@ public sealed class SourceLines : IDisposable
             if (pe.TryOpenAssociatedPortablePdb(assemblyPath, path => OpenBeside(path, directory), out MetadataReaderProvider? provider, out _) && provider is not null)
                 return new SourceLines(provider);
         }
-        catch (Exception e) when (e is BadImageFormatException or IOException or InvalidOperationException or ArgumentException or UnauthorizedAccessException)
+        catch (Exception e) when (MalformedMetadata.Is(e) || e is IOException or UnauthorizedAccessException)
         {
             // A missing, mismatched or Windows-format PDB just means no line numbers.
         }
@@ -55,7 +55,7 @@ public sealed class SourceLines : IDisposable
             string file = _pdb.GetString(_pdb.GetDocument(found.Document).Name);
             return (file, found.StartLine);
         }
-        catch (BadImageFormatException)
+        catch (Exception e) when (MalformedMetadata.Is(e))
         {
             return null;
         }

@@ -43,14 +43,14 @@ public static class CallSiteScanner
                     foreach (CtorPick pick in CtorFlowAnalysis.Analyze(image, handle, body, code, lambdas, calls))
                         sites.Add(ToCallSite(image, pick));
                 }
-                catch (Exception e) when (e is BadImageFormatException or ArgumentException or InvalidOperationException)
+                catch (Exception e) when (MalformedMetadata.Is(e))
                 {
                     if (problems.Count < MaxProblemsPerAssembly)
                         problems.Add($"{image.DisplayName}: method 0x{MetadataTokens.GetToken(handle):x8} skipped: {OneLine(e.Message)}");
                 }
             }
         }
-        catch (Exception e) when (e is BadImageFormatException or ArgumentException or InvalidOperationException)
+        catch (Exception e) when (MalformedMetadata.Is(e))
         {
             problems.Add($"{image.DisplayName}: metadata unreadable: {OneLine(e.Message)}");
         }

@@ -110,7 +110,7 @@ internal sealed class LoadedModuleImages : IDisposable
             MetadataReader reader = provider.GetMetadataReader();
             return reader.GetGuid(reader.GetModuleDefinition().Mvid);
         }
-        catch (BadImageFormatException)
+        catch (Exception e) when (MalformedMetadata.Is(e))
         {
             return null;
         }

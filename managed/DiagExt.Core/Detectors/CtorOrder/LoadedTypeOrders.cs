@@ -72,7 +72,7 @@ internal static class LoadedTypeOrders
                 declared.Select(t => Signature(md, t)).ToList(),
                 TypeCtorOrder.FromReflectionCache);
         }
-        catch (Exception e) when (e is BadImageFormatException or ArgumentException or InvalidCastException)
+        catch (Exception e) when (MalformedMetadata.Is(e))
         {
             return null;
         }
@@ -83,7 +83,7 @@ internal static class LoadedTypeOrders
     {
         var handle = (MethodDefinitionHandle)MetadataTokens.EntityHandle(token);
         MethodDefinition method = md.GetMethodDefinition(handle);
-        MethodSignature<string> sig = method.DecodeSignature(SignatureTypeNames.Instance, null);
+        MethodSignature<string> sig = Signatures.Method(md, method);
         return $"{md.GetString(method.Name)}({string.Join(", ", sig.ParameterTypes.Select(MetadataNames.Short))})";
     }
 }

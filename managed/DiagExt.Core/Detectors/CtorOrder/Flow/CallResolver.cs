@@ -21,9 +21,9 @@ internal sealed class CallResolver(MetadataReader metadata)
                 ? MethodReference.ResolveStandalone(metadata, (StandaloneSignatureHandle)handle)
                 : MethodReference.Resolve(metadata, handle);
         }
-        catch (ArgumentException)
+        catch (Exception e) when (MalformedMetadata.Is(e))
         {
-            // A token outside every table: the caller treats the call as malformed.
+            // A token outside every table, of the wrong kind, or a broken signature: the caller treats the call as malformed.
         }
         var result = (method, method is null ? KnownCallKind.Other : KnownCall.Classify(method));
         _cache[token] = result;

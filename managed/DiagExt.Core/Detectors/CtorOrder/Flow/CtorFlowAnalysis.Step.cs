@@ -146,7 +146,7 @@ internal sealed partial class CtorFlowAnalysis
                 ? new TypeValue(MetadataNames.TypeName(_md, handle), handle)
                 : FlowValue.Unknown;
         }
-        catch (ArgumentException)
+        catch (Exception e) when (MalformedMetadata.Is(e) && e is not BadImageFormatException)
         {
             throw new BadImageFormatException($"ldtoken with an invalid token 0x{token:x8}");
         }

@@ -55,7 +55,7 @@ internal sealed partial class CtorFlowAnalysis
     private void RunToFixpoint()
     {
         MethodDefinition def = _md.GetMethodDefinition(_method);
-        int argCount = def.DecodeSignature(SignatureTypeNames.Instance, null).ParameterTypes.Length + ((def.Attributes & System.Reflection.MethodAttributes.Static) == 0 ? 1 : 0);
+        int argCount = Signatures.Method(_md, def).ParameterTypes.Length + ((def.Attributes & System.Reflection.MethodAttributes.Static) == 0 ? 1 : 0);
         int localCount = LocalCount();
         var work = new Stack<int>();
         Merge(0, FlowState.Entry(localCount, argCount), work);
@@ -107,7 +107,7 @@ internal sealed partial class CtorFlowAnalysis
         if (_body.LocalSignature.IsNil)
             return 0;
         StandaloneSignature sig = _md.GetStandaloneSignature(_body.LocalSignature);
-        int count = sig.DecodeLocalSignature(SignatureTypeNames.Instance, null).Length;
+        int count = Signatures.Locals(_md, sig).Length;
         return count <= MaxLocals ? count : throw new BadImageFormatException($"{count} locals exceed the limit of {MaxLocals}");
     }
 

@@ -41,7 +41,7 @@ internal sealed class LambdaInspector(AssemblyImage image)
                 }
             }
         }
-        catch (Exception e) when (e is BadImageFormatException or ArgumentException)
+        catch (Exception e) when (MalformedMetadata.Is(e))
         {
             // An unreadable lambda tells nothing: callers then assume the worst (keys can tie).
         }
