@@ -27,8 +27,9 @@ public static class CommandLineApp
             io.Error.WriteLine($"diagext: {OneLine(e.Message)} (see 'diagext help')");
             return (int)ExitCode.InputError;
         }
-        catch (DiagExtException e)
+        catch (Exception e) when (e is DiagExtException or InvalidDataException)
         {
+            // InvalidDataException: data read from the target that contradicts itself, found after opening.
             io.Error.WriteLine($"diagext: {OneLine(e.Message)}");
             return (int)ExitCode.InputError;
         }

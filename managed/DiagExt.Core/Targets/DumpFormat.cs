@@ -23,8 +23,9 @@ public static class DumpFormatProbe
             return DumpFormat.Empty;
         if (head.Length >= 4 && BitConverter.ToUInt32(head[..4]) == MinidumpDirectory.Signature)
             return DumpFormat.WindowsMinidump;
+        // An ELF file cut before its e_type may well be a core: the ELF reader then says how short it is.
         if (ElfFile.HasElfMagic(head))
-            return head.Length >= 18 && BitConverter.ToUInt16(head[16..18]) == ElfFile.TypeCore ? DumpFormat.ElfCore : DumpFormat.ElfNotCore;
+            return head.Length < 18 || BitConverter.ToUInt16(head[16..18]) == ElfFile.TypeCore ? DumpFormat.ElfCore : DumpFormat.ElfNotCore;
         if (head.Length >= 2 && head[0] == 0x1F && head[1] == 0x8B)
             return DumpFormat.Gzip;
         if (head.Length >= 4 && head[0] == (byte)'P' && head[1] == (byte)'K' && head[2] == 3 && head[3] == 4)

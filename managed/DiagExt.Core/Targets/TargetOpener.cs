@@ -128,6 +128,7 @@ public static class TargetOpener
             {
                 minidump = MinidumpFile.Open(path, options.Limits);
                 CheckLength(name, minidump.FileLength, minidump.RequiredFileLength());
+                minidump.Validate();
                 times = MinidumpThreadTimesReader.Read(minidump);
             }
             else
