@@ -16,6 +16,7 @@ public sealed class HeapIndex
     private Task _walk = Task.CompletedTask;
     private long _objectCount;
     private TimeSpan _elapsed;
+    private readonly List<string> _damage = [];
 
     private HeapIndex(IEnumerable<IHeapInterest> interests, bool walkable)
     {
@@ -31,6 +32,12 @@ public sealed class HeapIndex
 
     /// <summary>How long the walk itself took; waits for it to end.</summary>
     public TimeSpan Elapsed => Ended(() => _elapsed);
+
+    /// <summary>
+    /// What the walk could not see, once it has ended: a segment whose last object (a corrupt array length) runs past
+    /// the segment's end, so every object after it there went unseen.
+    /// </summary>
+    public IReadOnlyList<string> Damage => Ended(() => _damage);
 
     /// <summary>Walks the heap now, on this thread.</summary>
     public static HeapIndex Build(ClrHeap heap, IReadOnlyCollection<IHeapInterest> interests, CancellationToken cancellation) =>
@@ -77,15 +84,19 @@ public sealed class HeapIndex
             foreach (ClrSegment segment in heap.Segments)
             {
                 cancellation.ThrowIfCancellationRequested();
+                ClrObject last = default;
                 foreach (ClrObject obj in segment.EnumerateObjects())
                 {
                     if ((++count & 0xFFFF) == 0)
                         cancellation.ThrowIfCancellationRequested();
+                    last = obj;
                     if (obj.Type is not { } type)
                         continue;
                     foreach (int i in filter.WantedBy(type))
                         finds[i].Add(obj);
                 }
+                if (last.Type is { } lastType && last.Address + last.Size > segment.End)
+                    _damage.Add($"the object at 0x{last.Address:x} ({lastType.Name}) claims {last.Size:N0} bytes, past the end of its heap segment (0x{segment.End:x}): the objects after it in that segment were not checked");
             }
             _objectCount = count;
             _elapsed = stopwatch.Elapsed;

@@ -21,7 +21,10 @@ public static class HashTableReader
         Unreadable,
     }
 
-    /// <summary>Reads the instance at <paramref name="address"/>; with a heap, duplicate keys can be checked too.</summary>
+    /// <summary>
+    /// Reads the instance at <paramref name="address"/>; with a heap, its arrays are checked to be what they claim
+    /// (type, and extent within their segment) and duplicate keys can be checked too.
+    /// </summary>
     public static (Status Status, HashTableInstance? Instance, string? Problem) Read(Target target, ulong address, HashTableShape shape, ClrHeap? heap = null)
     {
         int ptr = target.PointerSize;
@@ -48,6 +51,11 @@ public static class HashTableReader
             return (Status.Unreadable, null, "its bucket or entry array is not in the dump");
         if (bucketsLength > limit || entriesLength > limit)
             return (Status.Unreadable, null, $"its arrays claim {Math.Max(bucketsLength, entriesLength)} elements, over the limit of {limit}");
+        // With the heap at hand, check the references are the right arrays and fit their segment before allocating.
+        if (heap is not null
+            && ((buckets != 0 ? HeapArrayCheck.Problem(heap, buckets, bucketsLength, 4, 0, "System.Int32[]") is { } b ? $"its bucket array {b}" : null : null)
+                ?? (entries != 0 ? HeapArrayCheck.Problem(heap, entries, entriesLength, shape.EntrySize, shape.EntryArrayMethodTable, shape.EntryArrayName) is { } e ? $"its entry array {e}" : null : null)) is { } problem)
+            return (Status.Unreadable, null, problem);
 
         int[]? bucketValues = bucketsLength == 0 ? [] : TargetArrays.ReadInt32s(target, buckets, bucketsLength);
         if (bucketValues is null)

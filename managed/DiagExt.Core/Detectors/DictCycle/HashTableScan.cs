@@ -17,36 +17,42 @@ internal static class HashTableScan
     {
         Target target = context.Target;
         ClrHeap heap = target.Runtime!.Heap;
-        var shapes = new Dictionary<ulong, HashTableShape?>();
+        // Keyed by the collection's type and its entry array's type: one instance whose entries field points at
+        // something else (a string, garbage) must not decide the shape of every instance of its type.
+        var shapes = new Dictionary<(ulong Type, ulong EntryArray), HashTableShape?>();
         var corrupt = new List<CorruptHashTable>();
+        var unreadable = new List<string>();
         foreach (ClrObject obj in tables)
         {
             context.Cancellation.ThrowIfCancellationRequested();
             ClrType type = obj.Type!;
-            if (!shapes.TryGetValue(type.MethodTable, out HashTableShape? shape))
+            ClrObject entries = HashTableShape.EntriesField(type) is { } field ? obj.ReadObjectField(field) : default;
+            if (entries.IsNull)
+                continue; // no entry array yet: never used
+            if (entries.Type is not { } arrayType)
             {
-                if (EntryArrayType(obj, type) is not { } arrayType)
-                    continue; // no entry array yet (never used): decide on a later instance
-                shapes[type.MethodTable] = shape = HashTableShape.TryCreate(type, arrayType);
-            }
-            if (shape is null)
+                unreadable.Add($"{TypeNames.Short(CollectionTypeName(type))} at 0x{obj.Address:x}: its entries field points at 0x{entries.Address:x}, not an object in this dump");
                 continue;
-            var (status, instance, _) = HashTableReader.Read(target, obj.Address, shape, heap);
+            }
+            if (!shapes.TryGetValue((type.MethodTable, arrayType.MethodTable), out HashTableShape? shape))
+                shapes[(type.MethodTable, arrayType.MethodTable)] = shape = HashTableShape.TryCreate(type, arrayType);
+            if (shape is null)
+            {
+                unreadable.Add($"{TypeNames.Short(CollectionTypeName(type))} at 0x{obj.Address:x}: its entries field points at a {arrayType.Name ?? "?"}");
+                continue;
+            }
+            var (status, instance, problem) = HashTableReader.Read(target, obj.Address, shape, heap);
+            if (status == HashTableReader.Status.Unreadable)
+                unreadable.Add($"{TypeNames.Short(CollectionTypeName(type))} at 0x{obj.Address:x}: {problem}");
             if (status != HashTableReader.Status.Read)
                 continue;
             HashTableDiagnosis diagnosis = HashTableClassifier.Classify(instance!.Image);
             if (!diagnosis.IsHealthy)
                 corrupt.Add(new CorruptHashTable(CollectionTypeName(type), instance, diagnosis));
         }
+        if (unreadable.Count > 0)
+            context.Note($"{unreadable.Count} Dictionary/HashSet instance{(unreadable.Count == 1 ? "" : "s")} not classified: {string.Join("; ", unreadable.Take(3))}{(unreadable.Count > 3 ? "; ..." : "")}");
         return corrupt;
-    }
-
-    private static ClrType? EntryArrayType(ClrObject obj, ClrType type)
-    {
-        if (HashTableShape.EntriesField(type) is not { } field)
-            return null;
-        ClrObject entries = obj.ReadObjectField(field);
-        return entries.IsNull ? null : entries.Type;
     }
 
     /// <summary>The Dictionary/HashSet type itself, for a user class deriving from one.</summary>

@@ -24,6 +24,12 @@ public sealed record HashTableShape
     /// <summary>-1 unless <see cref="HashTableLayout.HighWaterIsLastIndex"/>.</summary>
     public required int LastIndexOffset { get; init; }
 
+    /// <summary>The MethodTable of this instantiation's Entry[] (every instance's entry array has it).</summary>
+    public ulong EntryArrayMethodTable { get; init; }
+
+    /// <summary>"Entry[]" as the runtime names it, for messages.</summary>
+    public string EntryArrayName { get; init; } = "Entry[]";
+
     /// <summary>Bytes per Entry in the array.</summary>
     public required int EntrySize { get; init; }
 
@@ -78,6 +84,8 @@ public sealed record HashTableShape
             FreeListOffset = freeList.Offset,
             FreeCountOffset = freeCount?.Offset ?? -1,
             LastIndexOffset = lastIndex?.Offset ?? -1,
+            EntryArrayMethodTable = entryArrayType.MethodTable,
+            EntryArrayName = entryArrayType.Name ?? "Entry[]",
             EntrySize = entrySize,
             HashCodeOffset = hashCode.Offset,
             NextOffset = next.Offset,
