@@ -40,7 +40,8 @@ public sealed class IlTarget : IFuzzTarget
         var signature = new Signature();
         using AssemblyImage image = AssemblyImage.FromMemory(input.ToArray(), "fuzz.dll", loadedLayout: false, pathOnDisk: null);
         CallSiteScan scan = CallSiteScanner.Scan(image);
-        signature.Add("analysed", scan.MethodsAnalysed).Add("sites", scan.Sites.Count).Add("problem", scan.Problems.FirstOrDefault()?.Split(": ", 3).Last());
+        // The first words of the first problem only: messages quote names from the (mutated) metadata, which is noise.
+        signature.Add("analysed", scan.MethodsAnalysed).Add("sites", scan.Sites.Count).Add("problem", FirstWords(scan.Problems.FirstOrDefault()?.Split(": ", 3).Last()));
         foreach (CallSite site in scan.Sites.Take(4))
             signature.Add("pattern", site.Pattern).Add("sorted", site.SortedFirst).Add("line", site.SourceLine is not null);
         signature.Add("mapped", OpensMapped(input));
@@ -51,6 +52,8 @@ public sealed class IlTarget : IFuzzTarget
         ReportChecks.Check(new AnalysisReport(summary, [outcome], null, TimeSpan.Zero));
         return signature.ToString();
     }
+
+    private static string? FirstWords(string? text) => text is null ? null : string.Join(' ', text.Split(' ').Take(3));
 
     /// <summary>The dump mode's second try: the same bytes as a mapped image, its tables touched as LoadedModuleImages does.</summary>
     private static bool OpensMapped(ReadOnlyMemory<byte> input)
