@@ -19,7 +19,9 @@ public static class FuzzCommandLine
                                                    fuzz in worker processes; failures go to artifacts/fuzz/<target>/findings
           replay <target> <file|dir>...            run inputs once; exit 1 when any fails (prints FAIL lines)
           minimize <target> <file> [--out FILE]    shrink a failing input while it fails the same way
-          worker <target> ...                      (started by run)
+          worker <target> [--seconds N] [--execs N] [--seed S] [--seeds DIR]... [--corpus DIR] [--findings DIR]
+                                                   one loop in this process (run starts these); with --execs and the
+                                                   same seed and folders, every run mutates exactly the same inputs
         """;
 
     public static int Run(string[] args, TextWriter output)
@@ -82,6 +84,7 @@ public static class FuzzCommandLine
             Target = target,
             Seed = options.Int("seed", 1),
             Duration = TimeSpan.FromSeconds(options.Int("seconds", 60)),
+            MaxExecutions = options.Value("execs") is { } execs ? long.Parse(execs, CultureInfo.InvariantCulture) : long.MaxValue,
             InputTimeout = TimeSpan.FromSeconds(options.Int("timeout", 10)),
             SeedDirectories = options.All("seeds"),
             CorpusDirectory = options.Value("corpus"),

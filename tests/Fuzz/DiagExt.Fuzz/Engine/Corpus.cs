@@ -47,13 +47,19 @@ public sealed class Corpus(string? saveDirectory, long byteBudget = 1024L * 1024
         }
     }
 
-    /// <summary>Adds a seed whatever its behaviour (duplicates by content are dropped).</summary>
-    public void AddSeed(byte[] data, string origin)
+    /// <summary>
+    /// Adds a seed whatever its behaviour (duplicates by content are dropped). Inputs kept by earlier runs
+    /// (<paramref name="withinBudget"/>) count against the byte budget like new ones; the seeds themselves do not.
+    /// </summary>
+    public void AddSeed(byte[] data, string origin, bool withinBudget = false)
     {
+        if (withinBudget && (_bytes + data.Length > byteBudget || (data.Length > LargeInput && _large >= MaxLarge)))
+            return;
         if (_contents.Add(ContentHash(data)))
         {
             _entries.Add(new Entry(data, origin));
             _bytes += data.Length;
+            _large += withinBudget && data.Length > LargeInput ? 1 : 0;
         }
     }
 

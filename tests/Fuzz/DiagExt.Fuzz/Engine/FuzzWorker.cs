@@ -95,7 +95,7 @@ public static class FuzzWorker
         int seeds = corpus.Count;
         if (options.CorpusDirectory is { } kept)
             foreach (string file in InputFiles.In(kept))
-                corpus.AddSeed(InputFiles.Read(file), file);
+                corpus.AddSeed(InputFiles.Read(file), file, withinBudget: true);
         return seeds;
     }
 }
