@@ -35,7 +35,7 @@ public sealed class HeapIndex
 
     /// <summary>
     /// What the walk could not see, once it has ended: a segment whose last object (a corrupt array length) runs past
-    /// the segment's end, so every object after it there went unseen.
+    /// the segment's end, so every object after it there went unseen; a type ClrMD could not read (<see cref="CorruptType"/>).
     /// </summary>
     public IReadOnlyList<string> Damage => Ended(() => _damage);
 
@@ -77,7 +77,7 @@ public sealed class HeapIndex
     {
         var stopwatch = Stopwatch.StartNew();
         HeapFinds[] finds = [.. _finds.Values];
-        var filter = new MethodTableFilter([.. _finds.Keys]);
+        var filter = new MethodTableFilter([.. _finds.Keys], _damage);
         try
         {
             long count = 0;

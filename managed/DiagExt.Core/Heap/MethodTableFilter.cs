@@ -5,9 +5,10 @@ namespace DiagExt.Core.Heap;
 /// <summary>
 /// Which interests want objects of a given type, asked once per MethodTable. A heap has thousands of types
 /// and millions of objects: the per-object cost is a compare with the previous object's MethodTable and,
-/// when it differs, one lookup.
+/// when it differs, one lookup. A type ClrMD cannot read (<see cref="CorruptType"/>) is wanted by none, and said
+/// in <paramref name="damage"/>.
 /// </summary>
-internal sealed class MethodTableFilter(IHeapInterest[] interests)
+internal sealed class MethodTableFilter(IHeapInterest[] interests, List<string> damage)
 {
     private readonly Dictionary<ulong, int[]> _wantedBy = [];
     private ulong _lastMethodTable;
@@ -21,11 +22,24 @@ internal sealed class MethodTableFilter(IHeapInterest[] interests)
             return _lastWanted;
         if (!_wantedBy.TryGetValue(type.MethodTable, out int[]? wanted))
         {
-            wanted = Enumerable.Range(0, interests.Length).Where(i => interests[i].Wants(type)).ToArray();
+            wanted = Classify(type);
             _wantedBy.Add(type.MethodTable, wanted);
         }
         _lastMethodTable = type.MethodTable;
         _lastWanted = wanted;
         return wanted;
+    }
+
+    private int[] Classify(ClrType type)
+    {
+        try
+        {
+            return Enumerable.Range(0, interests.Length).Where(i => interests[i].Wants(type)).ToArray();
+        }
+        catch (Exception e) when (CorruptType.Is(e))
+        {
+            damage.Add($"the type with method table 0x{type.MethodTable:x}: {CorruptType.Describe(e)}; its objects were not checked");
+            return [];
+        }
     }
 }

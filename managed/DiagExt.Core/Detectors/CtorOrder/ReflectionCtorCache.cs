@@ -14,8 +14,23 @@ internal sealed record ReflectionCtorCache(ulong MethodTable, IReadOnlyList<ulon
     /// <summary>More constructors than any real type has: a longer array is corrupt.</summary>
     public const int MaxConstructors = 4096;
 
-    /// <summary>Reads one RuntimeTypeCache; null when it holds no constructor list or its fields are not there.</summary>
+    /// <summary>
+    /// Reads one RuntimeTypeCache; null when it holds no constructor list, its fields are not there, or ClrMD cannot
+    /// read the types involved (a corrupt MethodTable: <see cref="CorruptType"/>).
+    /// </summary>
     public static ReflectionCtorCache? TryRead(Target target, ClrObject typeCache)
+    {
+        try
+        {
+            return Read(target, typeCache);
+        }
+        catch (Exception e) when (CorruptType.Is(e))
+        {
+            return null;
+        }
+    }
+
+    private static ReflectionCtorCache? Read(Target target, ClrObject typeCache)
     {
         if (!typeCache.TryReadObjectField("m_constructorInfoCache", out ClrObject memberCache) || memberCache.IsNull)
             return null;

@@ -1,4 +1,5 @@
 using DiagExt.Core.Analysis;
+using DiagExt.Core.Heap;
 using DiagExt.Core.Targets;
 using Microsoft.Diagnostics.Runtime;
 
@@ -26,19 +27,28 @@ internal static class HashTableScan
         {
             context.Cancellation.ThrowIfCancellationRequested();
             ClrType type = obj.Type!;
-            ClrObject entries = HashTableShape.EntriesField(type) is { } field ? obj.ReadObjectField(field) : default;
-            if (entries.IsNull)
-                continue; // no entry array yet: never used
-            if (entries.Type is not { } arrayType)
+            HashTableShape? shape;
+            try
             {
-                unreadable.Add($"{TypeNames.Short(CollectionTypeName(type))} at 0x{obj.Address:x}: its entries field points at 0x{entries.Address:x}, not an object in this dump");
-                continue;
+                ClrObject entries = HashTableShape.EntriesField(type) is { } field ? obj.ReadObjectField(field) : default;
+                if (entries.IsNull)
+                    continue; // no entry array yet: never used
+                if (entries.Type is not { } arrayType)
+                {
+                    unreadable.Add($"{TypeNames.Short(CollectionTypeName(type))} at 0x{obj.Address:x}: its entries field points at 0x{entries.Address:x}, not an object in this dump");
+                    continue;
+                }
+                if (!shapes.TryGetValue((type.MethodTable, arrayType.MethodTable), out shape))
+                    shapes[(type.MethodTable, arrayType.MethodTable)] = shape = HashTableShape.TryCreate(type, arrayType);
+                if (shape is null)
+                {
+                    unreadable.Add($"{TypeNames.Short(CollectionTypeName(type))} at 0x{obj.Address:x}: its entries field points at a {arrayType.Name ?? "?"}");
+                    continue;
+                }
             }
-            if (!shapes.TryGetValue((type.MethodTable, arrayType.MethodTable), out HashTableShape? shape))
-                shapes[(type.MethodTable, arrayType.MethodTable)] = shape = HashTableShape.TryCreate(type, arrayType);
-            if (shape is null)
+            catch (Exception e) when (CorruptType.Is(e))
             {
-                unreadable.Add($"{TypeNames.Short(CollectionTypeName(type))} at 0x{obj.Address:x}: its entries field points at a {arrayType.Name ?? "?"}");
+                unreadable.Add($"{TypeNames.Short(CollectionTypeName(type))} at 0x{obj.Address:x}: {CorruptType.Describe(e)}");
                 continue;
             }
             var (status, instance, problem) = HashTableReader.Read(target, obj.Address, shape, heap);

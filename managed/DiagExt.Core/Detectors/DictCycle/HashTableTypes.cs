@@ -15,10 +15,12 @@ internal sealed class HashTableTypes : IHeapInterest
 
     private const int MaxBaseDepth = 16;
 
+    /// <summary>
+    /// By name alone: arrays end in ']' and value types cannot derive from these classes. (ClrMD's IsValueType
+    /// throws NullReferenceException on a type whose MethodTable is corrupt, so it is not asked.)
+    /// </summary>
     public bool Wants(ClrType type)
     {
-        if (type.IsArray || type.IsValueType)
-            return false;
         ClrType? t = type;
         for (int depth = 0; t is not null && depth < MaxBaseDepth; depth++, t = t.BaseType)
             if (IsCollectionTypeName(t.Name))
