@@ -4,17 +4,24 @@ using DiagExt.Cli.Batch;
 using DiagExt.Cli.Commands;
 
 // Ctrl+C and SIGTERM cancel the analysis; a live target is then let go by Dispose (and by the kernel if
-// diagext dies: see LinuxThreadFreezer).
+// diagext dies: see LinuxThreadFreezer). A DAC call cannot be cancelled (a corrupt core kept one busy for
+// over 15 minutes), so if the analysis has not stopped a grace period later the process ends as --timeout's does.
 using var cancellation = new CancellationTokenSource();
+Timer? backstop = null;
+void Cancel()
+{
+    cancellation.Cancel();
+    backstop ??= new Timer(_ => Abort($"cancelled, and the analysis did not stop within {Deadline.Grace.TotalSeconds:0}s"), null, Deadline.Grace, Timeout.InfiniteTimeSpan);
+}
 Console.CancelKeyPress += (_, e) =>
 {
     e.Cancel = true;
-    cancellation.Cancel();
+    Cancel();
 };
 using PosixSignalRegistration sigterm = PosixSignalRegistration.Create(PosixSignal.SIGTERM, context =>
 {
     context.Cancel = true;
-    cancellation.Cancel();
+    Cancel();
 });
 
 // The last resort of --timeout, and of an analysis whose batch is gone: one line, exit code 2, now.
