@@ -15,7 +15,7 @@ public static class CommandLineApp
     {
         try
         {
-            return (int)Dispatch(args, io);
+            return (int)Dispatch(args, io with { CommandLine = args });
         }
         catch (OperationCanceledException)
         {

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
 using System.Text.Json;
+using DiagExt.Cli.Commands;
 using DiagExt.Core.Batch;
 
 namespace DiagExt.Cli.Batch;
@@ -105,31 +106,8 @@ public static class WorkerProcess
         string last = LastLine(errors);
         if (exitCode == 2)
             return new WorkerOutcome(DumpStatus.Failed, StripPrefixes(last, dump.Name), null, elapsed, peak);
-        return new WorkerOutcome(DumpStatus.Crashed, CrashReason(exitCode, errors, settings), null, elapsed, peak);
+        return new WorkerOutcome(DumpStatus.Crashed, ChildCrash.Describe(exitCode, errors, settings.MemoryBudget), null, elapsed, peak);
     }
-
-    /// <summary>Why an analysing process died, from its exit code (128 + signal on Unix) and its stderr.</summary>
-    internal static string CrashReason(int exitCode, string errors, BatchSettings settings)
-    {
-        string signal = !OperatingSystem.IsWindows() && exitCode > 128 ? SignalName(exitCode - 128) : $"exit code {exitCode}";
-        if (errors.Contains("OutOfMemoryException", StringComparison.Ordinal))
-            return $"the analysis ran out of memory ({signal}; each analysis may use at most --max-memory, {settings.MemoryBudget / (1024 * 1024):N0} MB)";
-        if (errors.Contains("Stack overflow", StringComparison.OrdinalIgnoreCase))
-            return $"the analysis crashed with a stack overflow ({signal})";
-        return $"the analysing process crashed ({signal}), a fault inside ClrMD or the DAC while reading this dump: it is probably corrupt";
-    }
-
-    private static string SignalName(int signal) => signal switch
-    {
-        4 => "SIGILL",
-        6 => "SIGABRT",
-        7 => "SIGBUS",
-        8 => "SIGFPE",
-        9 => "SIGKILL",
-        11 => "SIGSEGV",
-        15 => "SIGTERM",
-        _ => $"signal {signal}",
-    };
 
     private static string LastLine(string text)
     {

@@ -7,4 +7,8 @@ namespace DiagExt.Cli.Commands;
 /// Ends the process at once with one line on stderr: the last resort when a timeout expires and the
 /// analysis is stuck in a call that cannot be cancelled. Null in-process (tests), where only cancellation applies.
 /// </param>
-public sealed record CommandIo(TextWriter Out, TextWriter Error, CancellationToken Cancellation, bool ErrorIsTerminal = false, int TerminalWidth = 80, Action<string>? Abort = null);
+public sealed record CommandIo(TextWriter Out, TextWriter Error, CancellationToken Cancellation, bool ErrorIsTerminal = false, int TerminalWidth = 80, Action<string>? Abort = null)
+{
+    /// <summary>The whole command line as given, so a command can run itself again in a child process (<see cref="IsolatedRun"/>).</summary>
+    public IReadOnlyList<string> CommandLine { get; init; } = [];
+}

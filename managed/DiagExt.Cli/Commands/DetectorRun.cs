@@ -10,6 +10,8 @@ public static class DetectorRun
 {
     public static ExitCode Execute(string command, IReadOnlyList<IDetector> detectors, ParsedArguments arguments, CommandIo io)
     {
+        if (IsolatedRun.Applies(arguments))
+            return IsolatedRun.Execute(TargetArguments.Describe(arguments), io);
         OutputFormat format = OutputFormats.From(arguments);
         using var deadline = new Deadline(arguments.DurationValue(CommonOptions.Timeout.Name), io);
         try
