@@ -109,7 +109,7 @@ void Hammer()
     }
 }
 
-// static void <methodName>(IDictionary d, object key, object value) { d.Contains(key); d[key] = value; }
+// static void <methodName>(IDictionary d, object key, object value) { if (d.Contains(key)) d[key] = value; }
 // Emitted, so the hostile method name is on the hammering threads' stacks.
 static void EmitHammer(TypeBuilder type, string name)
 {
@@ -118,10 +118,13 @@ static void EmitHammer(TypeBuilder type, string name)
     il.Emit(OpCodes.Ldarg_0);
     il.Emit(OpCodes.Ldarg_1);
     il.Emit(OpCodes.Callvirt, typeof(IDictionary).GetMethod(nameof(IDictionary.Contains))!);
-    il.Emit(OpCodes.Pop);
+    // Write only keys the lookup found: adding a lost key would grow the table into a resize that heals the loop.
+    Label done = il.DefineLabel();
+    il.Emit(OpCodes.Brfalse_S, done);
     il.Emit(OpCodes.Ldarg_0);
     il.Emit(OpCodes.Ldarg_1);
     il.Emit(OpCodes.Ldarg_2);
     il.Emit(OpCodes.Callvirt, typeof(IDictionary).GetProperty("Item")!.GetSetMethod()!);
+    il.MarkLabel(done);
     il.Emit(OpCodes.Ret);
 }

@@ -14,6 +14,7 @@ public sealed class CorePatch : IDisposable
 
     public CorePatch(string core, string copy)
     {
+        Directory.CreateDirectory(System.IO.Path.GetDirectoryName(copy)!); // a test may be the first to use the folder
         File.Copy(core, copy, overwrite: true);
         Path = copy;
         using (ElfCoreFile elf = ElfCoreFile.Open(copy))
