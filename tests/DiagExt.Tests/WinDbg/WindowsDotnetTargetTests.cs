@@ -37,7 +37,7 @@ public class WindowsDotnetTargetTests
             for (int attempt = 1; ; attempt++)
             {
                 _live = EngineHost.Attach(_pid, [Load, "!dictcycle", $".dump /ma /o {WinePrefix.WindowsPath(_dump)}", "~"]);
-                if (Dml(_live["!dictcycle"]).Contains("<link cmd=\"~~[0x", StringComparison.Ordinal) || attempt == 3)
+                if (DmlChecker.LinkCommands(Dml(_live["!dictcycle"])).Any(c => c.StartsWith("~~[0x", StringComparison.Ordinal)) || attempt == 3)
                     break;
                 TestContext.Progress.WriteLine($"HostileNames: attach {attempt} caught no thread inside the instance; again");
             }
