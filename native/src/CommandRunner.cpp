@@ -52,7 +52,7 @@ HRESULT Run(IDebugClient* client, const char* command, const char* args)
     if (help)
     {
         // diagext's own help says which commands this build has: the extension names none itself, so it
-        // never advertises one (e.g. !wcfhang, exported ahead of its detector) that diagext would reject.
+        // never advertises one that this diagext would reject.
         output.Text(L"DiagExt: each !command runs the diagext command of the same name on the open dump or process,");
         output.Text(L"DiagExt: with diagext's options, listed below (the target is supplied by the debugger).");
     }

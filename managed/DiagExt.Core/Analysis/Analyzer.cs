@@ -17,7 +17,8 @@ public static class Analyzer
     {
         var total = Stopwatch.StartNew();
         var runnable = detectors.Where(d => SkipReason(target, d) is null).ToList();
-        IHeapInterest[] interests = runnable.Select(d => d.HeapInterest).OfType<IHeapInterest>().ToArray();
+        IHeapInterest[] interests = runnable.Select(d => d.HeapInterest).OfType<IHeapInterest>()
+            .Where(i => target.Runtime is not { } runtime || i.AppliesTo(runtime)).ToArray();
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(cancellation);
         var context = new AnalysisContext(target, interests, stop.Token);
         var outcomes = new DetectorOutcome?[detectors.Count];

@@ -1,6 +1,7 @@
 using DiagExt.Core.Detectors.CtorOrder;
 using DiagExt.Core.Detectors.DictCycle;
 using DiagExt.Core.Detectors.LoaderLock;
+using DiagExt.Core.Detectors.WcfHang;
 
 namespace DiagExt.Core.Analysis;
 
@@ -12,6 +13,7 @@ public static class DetectorCatalog
         new DictCycleDetector(),
         new CtorOrderDetector(),
         new LoaderLockDetector(),
+        new WcfHangDetector(),
     ];
 
     public static IDetector? Find(string name) => CreateAll().FirstOrDefault(d => d.Name == name);

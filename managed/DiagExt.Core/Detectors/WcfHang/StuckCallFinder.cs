@@ -1,0 +1,67 @@
+using DiagExt.Core.Targets;
+using Microsoft.Diagnostics.Runtime;
+
+namespace DiagExt.Core.Detectors.WcfHang;
+
+/// <summary>
+/// Ties each pending sync request to the thread waiting for it and gathers the proof of who pumps its channel.
+/// A waiter is the thread whose stack has SyncDuplexRequest.WaitForReply and holds the request (registers or
+/// stack words): the DAC's GC-info root walk is not used (it crashes .NET 9+ DACs on some threads, see
+/// <see cref="TargetThread.References"/>).
+/// </summary>
+internal static class StuckCallFinder
+{
+    /// <summary>Most pending requests examined: a heap claiming more is hostile or far past one hang.</summary>
+    public const int MaxPendingRequests = 4096;
+
+    public sealed record Result(IReadOnlyList<StuckCall> Calls, int Pending, int PendingWithoutWaiter);
+
+    public static Result Find(Target target, IReadOnlyList<DuplexRequest> requests, IReadOnlyList<ProxyOperation> operations, CancellationToken cancellation)
+    {
+        ClrHeap heap = target.Runtime!.Heap;
+        int maxString = target.Limits.MaxStringLength;
+        var waiters = target.Threads.Select(t => (Thread: t, Wait: WcfFrames.IndexOfWaitForReply(t.Frames))).Where(w => w.Wait >= 0).ToList();
+        var pumps = target.Threads.Where(t => t.Frames.Any(WcfFrames.IsHandlerPump)).ToList();
+        var asyncRequests = requests.Where(r => !r.IsSync).ToList();
+        var bindings = new Dictionary<ulong, ChannelBinding>();
+
+        var calls = new List<StuckCall>();
+        var pending = requests.Where(r => r.IsPending).Take(MaxPendingRequests).ToList();
+        int withoutWaiter = 0;
+        foreach (DuplexRequest request in pending)
+        {
+            cancellation.ThrowIfCancellationRequested();
+            var (waiter, wait) = waiters.FirstOrDefault(w => w.Thread.References(request.Address));
+            if (waiter is null)
+            {
+                withoutWaiter++; // being sent, timed out, or its thread's stack not captured: nothing to prove
+                continue;
+            }
+            ChannelBinding? binding = request.Binder == 0 ? null
+                : bindings.TryGetValue(request.Binder, out ChannelBinding? known) ? known
+                : bindings[request.Binder] = ChannelBinding.Read(heap, request.Binder, maxString);
+            calls.Add(Gather(waiter, wait, request, binding, asyncRequests, pumps, operations));
+        }
+        return new Result(calls, pending.Count, withoutWaiter);
+    }
+
+    private static StuckCall Gather(TargetThread waiter, int wait, DuplexRequest request, ChannelBinding? binding,
+        IReadOnlyList<DuplexRequest> asyncRequests, IReadOnlyList<TargetThread> pumps, IReadOnlyList<ProxyOperation> operations)
+    {
+        IReadOnlyList<ManagedFrame> frames = waiter.Frames;
+        var pumpFrames = frames.Skip(wait + 1).Where(WcfFrames.IsPump).ToList();
+        // The reply being delivered when the sync call was made: an async request of the same binder, on this stack.
+        DuplexRequest? delivering = request.Binder == 0 ? null
+            : asyncRequests.FirstOrDefault(a => a.Binder == request.Binder && waiter.References(a.Address));
+        bool holdsHandler = binding is { Handler: not 0, HandlerPointsBack: true } && waiter.References(binding.Handler);
+        var otherPumps = binding is null ? []
+            : pumps.Where(p => p != waiter && (p.References(binding.Binder) || (binding.Handler != 0 && p.References(binding.Handler)))).ToList();
+
+        ManagedFrame? proxy = WcfFrames.ProxyFrame(frames, wait);
+        var held = operations.Where(o => waiter.References(o.Address)).ToList();
+        // With a proxy frame only the operation of that name counts (a stack can hold stale references to others).
+        ProxyOperation? operation = proxy is not null ? held.FirstOrDefault(o => o.Name == proxy.MethodName) : held.Count == 1 ? held[0] : null;
+        return new StuckCall(request, binding, waiter, wait, pumpFrames, delivering, holdsHandler,
+            otherPumps, operation, proxy?.MethodName, WcfFrames.UserFrame(frames, wait));
+    }
+}
