@@ -32,15 +32,16 @@ public static class WindowsSample
     /// .NET 10 under Wine 8 sometimes dies in a GC ("Fatal error. Internal CLR error. (0x80131506)" in the
     /// finalizer thread), seconds into a run that allocates steadily: up to three starts, each logged.
     /// </summary>
-    public static (SampleProcess Process, int WindowsPid) Start(string sample, TimeSpan timeout)
+    /// <param name="arguments">The sample's own command line (none by default).</param>
+    public static (SampleProcess Process, int WindowsPid) Start(string sample, TimeSpan timeout, IEnumerable<string>? arguments = null)
     {
-        string exe = Publish(sample);
+        string[] commandLine = [Publish(sample), .. arguments ?? []];
         WinePrefix.EnsureCreated();
         for (int attempt = 1; ; attempt++)
         {
             try
             {
-                SampleProcess process = SampleProcess.StartAndWaitReady("wine", [exe], timeout, WinePrefix.DotnetAndDebuggerEnvironment);
+                SampleProcess process = SampleProcess.StartAndWaitReady("wine", commandLine, timeout, WinePrefix.DotnetAndDebuggerEnvironment);
                 string ready = process.Output.Split('\n').First(l => l.StartsWith("READY", StringComparison.Ordinal));
                 return (process, int.Parse(ready.Split(' ')[1].Trim()));
             }

@@ -1,0 +1,106 @@
+using System.Text.Json;
+using DiagExt.Tests.Infrastructure;
+
+namespace DiagExt.Tests.WcfHang;
+
+/// <summary>
+/// wcfhang on dumps of a real dotnet/wcf 10.1.0 client (samples/WcfHang) talking net.tcp to its server on 127.0.0.1.
+/// The hung clients (a sync Commit made in an APM callback, or after awaiting FromAsync) must give exactly one
+/// self-deadlock naming the thread the client says called Commit and the MessageId the server says it received;
+/// the seed's await form (fixed in 10.1.0) and the fixed client must give none.
+/// </summary>
+[TestFixture]
+public class WcfHangDumpTests
+{
+    [TestCase("apm", "<CommitInApmCallback>")]
+    [TestCase("fromasync", "<CommitAfterFromAsync>")]
+    public void A_hung_client_gives_one_self_deadlock_with_the_stuck_thread_the_operation_and_the_pump_proof(string mode, string caller)
+    {
+        WcfHangSample.ClientDump dump = WcfHangSample.Dump(mode);
+        Diagext.Result result = Diagext.Run("wcfhang", dump.Path, "--json");
+        Assert.That(result.ExitCode, Is.EqualTo(1), result.Stderr);
+
+        JsonElement finding = result.Findings.Single();
+        Assert.That(finding.GetProperty("detector").GetString(), Is.EqualTo("wcfhang"));
+        Assert.That(finding.GetProperty("kind").GetString(), Is.EqualTo("self-deadlock"));
+        Assert.That(finding.GetProperty("severity").GetString(), Is.EqualTo("hazard"));
+        Assert.That(finding.GetProperty("operation").GetString(), Is.EqualTo("Commit"));
+        Assert.That(finding.GetProperty("action").GetString(), Is.EqualTo("urn:diagext:wcfhang/ILedger/Commit"));
+        Assert.That(dump.CommitMessageId, Does.StartWith("urn:uuid:"), dump.ServerOutput);
+        Assert.That(finding.GetProperty("messageId").GetString(), Is.EqualTo(dump.CommitMessageId), "the MessageId decoded from UniqueId's two halves is the one the server received");
+        Assert.That(finding.GetProperty("remoteAddress").GetString(), Does.Match(@"^net\.tcp://127\.0\.0\.1:\d+/ledger$"));
+        Assert.That(finding.GetProperty("callerFrame").GetString(), Does.Contain(caller));
+        Assert.That(finding.GetProperty("pumpAcquired").GetInt32(), Is.EqualTo(1));
+        Assert.That(finding.GetProperty("timeoutSeconds").GetDouble(), Is.EqualTo(1800), "the client set a 30 min OperationTimeout");
+        foreach (string field in new[] { "requestAddress", "binderAddress", "channelHandlerAddress" })
+            Assert.That(finding.GetProperty(field).GetString(), Does.Match("^0x[0-9a-f]+$"), field);
+
+        JsonElement thread = finding.GetProperty("threads").EnumerateArray().Single();
+        Assert.That(thread.GetProperty("osThreadId").ValueKind, Is.EqualTo(JsonValueKind.Number));
+        Assert.That(dump.CommitThread, Is.Not.Null, dump.ClientOutput);
+        Assert.That(thread.GetProperty("managedThreadId").GetInt32(), Is.EqualTo(dump.CommitThread), "the thread the client says called Commit");
+
+        string[] proof = finding.GetProperty("proof").EnumerateArray().Select(p => p.GetString()!).ToArray();
+        Assert.That(proof, Has.Some.Contains("SyncDuplexRequest.WaitForReply").And.Some.Contains("ChannelHandler.AsyncMessagePump"));
+        Assert.That(proof, Has.Some.Match(@"^its stack holds AsyncDuplexRequest 0x[0-9a-f]+ of the same binder \(_gotReply true\)$"));
+        Assert.That(proof, Has.Some.EqualTo("no other thread's stack runs this channel's pump"));
+    }
+
+    [TestCase("seed")]
+    [TestCase("fixed")]
+    public void A_client_whose_calls_completed_gives_nothing(string mode)
+    {
+        WcfHangSample.ClientDump dump = WcfHangSample.Dump(mode);
+        Assert.That(dump.ClientOutput, Does.Contain("completed: Prepare=True, Commit done"), "on 10.1.0 these forms complete");
+        Diagext.Result result = Diagext.Run("wcfhang", dump.Path, "--json");
+        Assert.That(result.ExitCode, Is.Zero, result.Stdout + result.Stderr);
+        Assert.That(result.Findings, Is.Empty);
+        // Not silence: the requests were seen, and none is waited on.
+        JsonElement outcome = result.Json.GetProperty("detectors").EnumerateArray().Single();
+        Assert.That(outcome.GetProperty("reason").GetString(), Does.Match(@"System\.ServiceModel\.Primitives: \d+ sync \(0 pending\) and \d+ async duplex requests on the heap; no thread waits for a reply"));
+    }
+
+    [Test]
+    public void A_process_without_wcf_gives_nothing_and_starts_no_heap_pass()
+    {
+        string dump = DumpMaker.DumpOfSample("DictCycle", "dictcycle-dictionary.core");
+        Diagext.Result result = Diagext.Run("wcfhang", dump, "--json");
+        Assert.That(result.ExitCode, Is.Zero, result.Stderr);
+        Assert.That(result.Findings, Is.Empty);
+        Assert.That(result.Json.GetProperty("detectors").EnumerateArray().Single().GetProperty("reason").GetString(), Is.EqualTo("no WCF client: System.ServiceModel is not loaded"));
+        Assert.That(result.Json.TryGetProperty("heapPass", out JsonElement pass) && pass.ValueKind != JsonValueKind.Null, Is.False, "no heap walk for wcfhang alone");
+    }
+
+    [Test]
+    public void Text_names_the_verdict_the_operation_and_the_fix()
+    {
+        Diagext.Result result = Diagext.Run("wcfhang", WcfHangSample.Dump("apm").Path);
+        Assert.That(result.ExitCode, Is.EqualTo(1));
+        Assert.That(result.Stdout, Does.Match(@"\[wcfhang\] WCF call Commit deadlocked on its own channel's receive thread 0x[0-9a-f]+"));
+        Assert.That(result.Stdout, Does.Contain("pump: further out on the same stack:").And.Contain("ChannelHandler.AsyncMessagePump"));
+        Assert.That(result.Stdout, Does.Contain("fix: Make the contract all-async"));
+        Assert.That(result.Stdout, Does.Contain("1 finding (wcfhang: 1)"));
+    }
+
+    [Test]
+    public void Dml_links_the_stuck_thread_and_the_request()
+    {
+        WcfHangSample.ClientDump dump = WcfHangSample.Dump("fromasync");
+        JsonElement finding = Diagext.Run("wcfhang", dump.Path, "--json").Findings.Single();
+        Diagext.Result dml = Diagext.Run("wcfhang", dump.Path, "--format", "dml");
+        Assert.That(DmlChecker.Problems(dml.Stdout), Is.Empty, dml.Stdout);
+        IReadOnlyList<string> links = DmlChecker.LinkCommands(dml.Stdout);
+        uint tid = finding.GetProperty("threads")[0].GetProperty("osThreadId").GetUInt32();
+        Assert.That(links, Has.Some.StartsWith($"~~[0x{tid:x}]s"));
+        Assert.That(links, Has.Some.EqualTo($"!DumpObj /d {finding.GetProperty("requestAddress").GetString()}"));
+    }
+
+    [Test]
+    public void Analyze_runs_wcfhang_beside_the_other_detectors()
+    {
+        Diagext.Result result = Diagext.Run("analyze", WcfHangSample.Dump("apm").Path, "--json");
+        Assert.That(result.ExitCode, Is.EqualTo(1), result.Stderr);
+        Assert.That(result.Findings.Select(f => f.GetProperty("kind").GetString()), Is.EqualTo(new[] { "self-deadlock" }));
+        Assert.That(result.Json.GetProperty("detectors").EnumerateArray().Select(d => d.GetProperty("name").GetString()), Has.Member("wcfhang"));
+    }
+}
