@@ -73,7 +73,7 @@ public class WcfHangInDebuggerTests
         HashSet<string> known = _dml["~"].Lines.Select(l => Regex.Match(l.Text, @"Id: [0-9a-f]+\.([0-9a-f]+)")).Where(m => m.Success)
             .Select(m => m.Groups[1].Value).ToHashSet();
         string[] linked = DmlChecker.LinkCommands(Dml(_dml["!wcfhang"])).Select(c => Regex.Match(c, @"^~~\[0x([0-9a-f]+)\]s").Groups[1].Value)
-            .Where(t => t.Length > 0).ToArray();
+            .Where(t => t.Length > 0).Distinct().ToArray();
         Assert.That(linked, Is.Not.Empty);
         Assert.That(linked, Is.SubsetOf(known), _dml["~"].ToString());
     }

@@ -19,6 +19,7 @@ public static class SeedBuilder
         Write(root, "il", sources.Assemblies.Select(f => (Path.GetFileName(Path.GetDirectoryName(f)!) + "-" + Path.GetFileName(f), File.ReadAllBytes(f))), log);
         Write(root, "hashtable", HashTableSeeds.From(sources.Cores, log), log);
         Write(root, "dml", DmlSeeds.From(sources), log);
+        Write(root, "wcf", new Targets.Wcf.WcfTarget().BuiltInSeeds().Select(s => ("wcfhang-apm-objects", s)), log);
     }
 
     private static void Write(string root, string target, IEnumerable<(string Name, byte[] Data)> seeds, TextWriter log)

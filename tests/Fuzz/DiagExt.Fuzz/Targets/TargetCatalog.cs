@@ -14,6 +14,7 @@ public static class TargetCatalog
         new Il.IlTarget(),
         new HashTable.HashTableTarget(),
         new Dml.DmlTarget(),
+        new Wcf.WcfTarget(),
     ];
 
     public static IFuzzTarget Find(string name) =>
