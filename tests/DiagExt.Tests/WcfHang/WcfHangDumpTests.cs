@@ -103,4 +103,28 @@ public class WcfHangDumpTests
         Assert.That(result.Findings.Select(f => f.GetProperty("kind").GetString()), Is.EqualTo(new[] { "self-deadlock" }));
         Assert.That(result.Json.GetProperty("detectors").EnumerateArray().Select(d => d.GetProperty("name").GetString()), Has.Member("wcfhang"));
     }
+
+    [Test]
+    public void A_batch_has_a_wcfhang_column_and_counts_the_hung_client()
+    {
+        string folder = Path.Combine(Repo.WorkDirectory, "wcfhang-batch");
+        if (Directory.Exists(folder))
+            Directory.Delete(folder, recursive: true);
+        Directory.CreateDirectory(folder);
+        foreach (string mode in new[] { "apm", "seed" })
+            File.Copy(WcfHangSample.Dump(mode).Path, Path.Combine(folder, $"{mode}.core"));
+        string markdown = Path.Combine(folder, "report.md");
+
+        Diagext.Result result = Diagext.Run("analyze", folder, "--markdown", markdown);
+
+        Assert.That(result.ExitCode, Is.EqualTo(1), result.Stdout + result.Stderr);
+        string[] lines = File.ReadAllLines(markdown);
+        string header = lines.First(l => l.StartsWith("| dump |", StringComparison.Ordinal));
+        int column = header.Split('|').Select(c => c.Trim()).ToList().IndexOf("wcfhang");
+        Assert.That(column, Is.GreaterThan(0), header);
+        string Cell(string dump) => lines.First(l => l.Contains($"{dump}.core", StringComparison.Ordinal) && l.StartsWith('|')).Split('|')[column].Trim();
+        Assert.That(Cell("apm"), Is.EqualTo("1"));
+        Assert.That(Cell("seed"), Is.EqualTo("0"));
+        Assert.That(File.ReadAllText(markdown), Does.Contain("WCF call Commit deadlocked on its own channel"));
+    }
 }

@@ -75,7 +75,9 @@ internal static class WcfHangFindingBuilder
         if (user is not null)
             evidence.Add(Markup.Text($"call made by: {user.Display}"));
         evidence.Add(Markup.Text(WcfHangAdvice.Waited(waiter, timeout)));
-        evidence.Add(Markup.Text("stack: " + string.Join(" <- ", frames.Take(MaxStackFrames).Select(f => f.ShortName)) + (frames.Count > MaxStackFrames ? " <- ..." : "")));
+        // Runtime transition frames ([InlinedCallFrame]) carry no method: the user reads the methods.
+        var methods = frames.Where(f => f.MethodName is not null).ToList();
+        evidence.Add(Markup.Text("stack: " + string.Join(" <- ", methods.Take(MaxStackFrames).Select(f => f.ShortName)) + (methods.Count > MaxStackFrames ? " <- ..." : "")));
 
         ThreadCpuTime? cpu = waiter.Cpu;
         var threads = new List<ThreadRef>
