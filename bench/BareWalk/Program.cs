@@ -20,7 +20,8 @@ TimeSpan opened = total.Elapsed;
 
 long objects = 0, free = 0, untyped = 0;
 ClrHeap heap = runtime.Heap;
-foreach (ClrObject obj in heap.EnumerateObjects())
+// Carefully, as diagext walks: the plain walk ends a segment at a used-up allocation context (managed/DiagExt.Core/Heap/HeapIndex.cs).
+foreach (ClrObject obj in heap.EnumerateObjects(carefully: true))
 {
     ClrType? type = obj.Type;
     objects++;

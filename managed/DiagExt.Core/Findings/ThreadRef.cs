@@ -19,6 +19,9 @@ public sealed record ThreadRef
     /// <summary>The first frame of the user's own code below <see cref="Frame"/>, when there is one.</summary>
     public string? CallerFrame { get; init; }
 
+    /// <summary>The thread's managed stack, innermost first, bounded (<see cref="Targets.TargetThread.StackText"/>).</summary>
+    public IReadOnlyList<string>? Stack { get; init; }
+
     public double? UserCpuSeconds { get; init; }
 
     public double? KernelCpuSeconds { get; init; }

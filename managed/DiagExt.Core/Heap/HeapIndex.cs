@@ -85,7 +85,11 @@ public sealed class HeapIndex
             {
                 cancellation.ThrowIfCancellationRequested();
                 ClrObject last = default;
-                foreach (ClrObject obj in segment.EnumerateObjects())
+                // Carefully: ClrMD's plain walk ends a segment at the first address it cannot read as an object, and
+                // an allocation context a thread has used up exactly (pointer == limit) is such an address: ClrMD
+                // skips only non-empty contexts, so every object after it in gen0 went unseen (seen: a hung WCF
+                // client's pending request). The careful walk steps to the next valid object instead.
+                foreach (ClrObject obj in segment.EnumerateObjects(carefully: true))
                 {
                     if ((++count & 0xFFFF) == 0)
                         cancellation.ThrowIfCancellationRequested();

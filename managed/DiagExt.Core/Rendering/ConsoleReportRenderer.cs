@@ -56,6 +56,12 @@ public sealed class ConsoleReportRenderer(IMarkupStyle style)
         string cpu = CpuText(thread);
         if (at.Length + caller.Length + cpu.Length > 0)
             output.WriteLine($"        {style.Text($"{at}{caller}{(cpu.Length > 0 && at.Length > 0 ? "; " : "")}{cpu}")}");
+        if (thread.Stack is { Count: > 0 } stack)
+        {
+            output.WriteLine($"        {style.Text("stack:")}");
+            foreach (string frame in stack)
+                output.WriteLine($"          {style.Text(frame)}");
+        }
     }
 
     private static string CpuText(ThreadRef thread)

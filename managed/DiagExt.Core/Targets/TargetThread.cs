@@ -46,6 +46,22 @@ public sealed class TargetThread
         }
     }
 
+    /// <summary>Most frames a finding shows of one thread's stack.</summary>
+    public const int MaxStackTextFrames = 64;
+
+    /// <summary>
+    /// The managed stack as a finding shows it: every frame that names a method (runtime transition frames such as
+    /// [InlinedCallFrame] carry none), innermost first, cut at <see cref="MaxStackTextFrames"/> with a last "...".
+    /// </summary>
+    public IReadOnlyList<string> StackText()
+    {
+        var methods = Frames.Where(f => f.MethodName is not null).ToList();
+        var text = methods.Take(MaxStackTextFrames).Select(f => f.Display).ToList();
+        if (methods.Count > MaxStackTextFrames)
+            text.Add($"... {methods.Count - MaxStackTextFrames} more frames");
+        return text;
+    }
+
     /// <summary>
     /// Whether this thread's registers or stack hold <paramref name="address"/>. A conservative scan of the
     /// raw stack words, not the DAC's GC-info root walk: that walk crashes the DAC (SIGSEGV, uncatchable)

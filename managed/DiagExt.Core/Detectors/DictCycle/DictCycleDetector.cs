@@ -13,7 +13,7 @@ public sealed class DictCycleDetector : IDetector
 {
     public const string CommandName = "dictcycle";
 
-    private readonly HashTableTypes _types = new();
+    private readonly DictCycleInterest _interest = new();
 
     public string Name => CommandName;
 
@@ -27,30 +27,51 @@ public sealed class DictCycleDetector : IDetector
 
     public DetectorNeeds Needs => DetectorNeeds.ManagedRuntime;
 
-    public IHeapInterest HeapInterest => _types;
+    public IHeapInterest HeapInterest => _interest;
 
     public IReadOnlyList<Finding> Analyze(AnalysisContext context)
     {
-        IReadOnlyList<CorruptHashTable> corrupt = HashTableScan.FindCorrupt(context, context.Heap.Stream(_types, context.Cancellation));
+        var exceptionObjects = new List<ClrObject>();
+        IEnumerable<ClrObject> tables = context.Heap.Stream(_interest, context.Cancellation).Where(obj =>
+        {
+            if (!DictCycleInterest.IsException(obj))
+                return true;
+            exceptionObjects.Add(obj);
+            return false;
+        });
+        IReadOnlyList<CorruptHashTable> corrupt = HashTableScan.FindCorrupt(context, tables);
         if (corrupt.Count == 0)
             return [];
 
         ClrRuntime runtime = context.Target.Runtime!;
+        int maxString = context.Target.Limits.MaxStringLength;
         IReadOnlyDictionary<ulong, string> holders = StaticReferenceFinder.FindPaths(runtime, corrupt.Select(c => c.Instance.Address).ToHashSet(), context.Cancellation);
+        IReadOnlyList<CollectionException> exceptions = CollectionExceptions.Find(exceptionObjects, maxString, context.Cancellation);
+        if (exceptionObjects.Count > CollectionExceptions.MaxExamined)
+            context.Note($"{exceptionObjects.Count:N0} InvalidOperationException/IndexOutOfRangeException objects on the heap: the first {CollectionExceptions.MaxExamined:N0} were examined");
 
         var findings = new List<Finding>();
         foreach (var (typeName, instance, diagnosis) in corrupt)
         {
-            bool onlyOfItsType = corrupt.Count(c => c.TypeName == typeName) == 1;
-            HashTableThreadFinder.Result threads = HashTableThreadFinder.Find(context.Target, instance, typeName, onlyOfItsType);
+            var subject = new HashTableThreadFinder.Subject(instance, typeName, corrupt.Count(c => c.TypeName == typeName) == 1, corrupt.Count == 1);
+            HashTableThreadFinder.Result threads = HashTableThreadFinder.Find(context.Target, subject, exceptions);
             IReadOnlyList<HashTableDefect> defects = threads.InResize.Count > 0
                 ? diagnosis.Defects.Where(d => d.IsCycle).ToList() // mid-Resize the arrays legitimately disagree
                 : diagnosis.Defects;
             if (defects.Count == 0)
                 continue;
-            findings.Add(DictCycleFindingBuilder.Build(context.Target, typeName, instance, defects, holders.GetValueOrDefault(instance.Address), threads));
+            IReadOnlyList<ExceptionCount> thrown = ExceptionCount.Of(exceptions, subject, exceptionObjects.Count > CollectionExceptions.MaxExamined);
+            IReadOnlyList<EntryKey> keys = EntryContents.Read(runtime.Heap, instance.EntriesArray, KeyedIndices(defects), MaxKeys);
+            findings.Add(DictCycleFindingBuilder.Build(context.Target, typeName, instance, defects, holders.GetValueOrDefault(instance.Address), threads, thrown, keys));
         }
         // Instances something still holds come first: they are the ones hurting the process now.
         return findings.OrderByDescending(f => ((DictCycleFinding)f).Holder is not null || f.Threads.Count > 0).ToList();
     }
+
+    /// <summary>Most entries whose key and value a finding shows.</summary>
+    private const int MaxKeys = 32;
+
+    /// <summary>The entries a user wants to recognise: those of each loop, each lost entry and each duplicate.</summary>
+    private static IEnumerable<int> KeyedIndices(IReadOnlyList<HashTableDefect> defects) =>
+        defects.Where(d => d.IsCycle || d.Kind is DefectKind.OrphanedEntry or DefectKind.DuplicateKey).SelectMany(d => d.Indices.Take(8));
 }

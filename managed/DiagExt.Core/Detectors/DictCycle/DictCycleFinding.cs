@@ -39,6 +39,12 @@ public sealed record DictCycleFinding : Finding
 
     public required IReadOnlyList<DefectReport> Defects { get; init; }
 
+    /// <summary>The key and value of the entries in loops, lost and duplicated (bounded), rendered as !wdict does.</summary>
+    public IReadOnlyList<EntryKey> Keys { get; init; } = [];
+
+    /// <summary>The exceptions this table threw that are still on the heap, grouped by where they were thrown.</summary>
+    public IReadOnlyList<ExceptionCount> Exceptions { get; init; } = [];
+
     /// <summary>A static field path that holds the instance, when one was found.</summary>
     public string? Holder { get; init; }
 

@@ -12,7 +12,9 @@ internal static class DictCycleFindingBuilder
         HashTableInstance instance,
         IReadOnlyList<HashTableDefect> defects,
         string? holder,
-        HashTableThreadFinder.Result threads)
+        HashTableThreadFinder.Result threads,
+        IReadOnlyList<ExceptionCount> thrown,
+        IReadOnlyList<EntryKey> keys)
     {
         HashTableImage image = instance.Image;
         HashTableLayout layout = image.Layout;
@@ -41,25 +43,29 @@ internal static class DictCycleFindingBuilder
         }
         if (threads.InResize.Count > 0)
             evidence.Add(Markup.Text($"note: thread(s) {string.Join(", ", threads.InResize.Select(t => $"0x{t:x}"))} are inside Resize: only cycles are reported, since other inconsistencies are normal mid-resize"));
+        if (keys.Count > 0)
+            evidence.Add(Markup.Text("keys: " + string.Join("; ", keys.Select(k => $"entries[{k.Index}] {k.Key}{(k.Value is null ? "" : $" = {k.Value}")}"))));
+        foreach (ExceptionCount count in thrown)
+            evidence.Add(Markup.Text($"exceptions on the heap: {count.Describe()}"));
         if (threads.Threads.Count == 0)
-            evidence.Add(Markup.Text("threads: none is inside Dictionary/HashSet code on this instance at the time of the dump"));
+            evidence.Add(Markup.Text("threads: none runs in, throws from or holds this instance at the time of the dump" +
+                (thrown.Count > 0 ? " (the exceptions above say what it did to its callers)" : "")));
         if (threads.Threads.Count == 0 && holder is null)
             evidence.Add(Markup.Text("note: no static field and no thread references it: it may be garbage awaiting collection, but it still proves unsynchronised writers"));
         if (!target.ThreadTimes.Available && threads.Threads.Count > 0)
             evidence.Add(Markup.Text(target.ThreadTimes.UnavailableReason!));
 
-        string where = main.Indices.Count > 0 ? $" at entries[{string.Join(", ", main.Indices.Take(8))}]" : "";
         string threadText = threads.Threads.Count switch
         {
-            0 => "",
-            1 => " 1 thread is inside its methods.",
-            int n => $" {n} threads are inside its methods.",
+            0 => thrown.Count > 0 ? $" {(thrown[0].AtLeast ? "At least " : "")}{thrown.Sum(t => t.Count):N0} exceptions it threw are on the heap." : "",
+            1 => " 1 thread runs in, throws from or holds it.",
+            int n => $" {n} threads run in, throw from or hold it.",
         };
 
         return new DictCycleFinding
         {
             Kind = DictCycleVerdict.KindName(main.Kind),
-            Title = $"Corrupt {shortType} at 0x{instance.Address:x}: {DictCycleVerdict.KindName(main.Kind)}{where}",
+            Title = $"Corrupt {shortType} at 0x{instance.Address:x}: {DictCycleVerdict.Describe(defects)}",
             Summary = $"{main.Detail}; {DictCycleVerdict.Consequence(main, layout, string.Join(", ", main.Buckets))}.{threadText}".Replace("; .", ".", StringComparison.Ordinal),
             Threads = threads.Threads,
             Evidence = evidence,
@@ -77,6 +83,8 @@ internal static class DictCycleFindingBuilder
             BadBuckets = defects.SelectMany(d => d.Buckets).Distinct().Order().ToList(),
             Defects = defects.Select(d => new DefectReport(DictCycleVerdict.KindName(d.Kind), d.Indices, d.Buckets, d.Detail)).ToList(),
             Holder = holder,
+            Keys = keys,
+            Exceptions = thrown,
             Verdict = main.IsCycle ? (layout.LookupsThrowOnCycle ? "lookups throw InvalidOperationException" : "lookups never return") : DictCycleVerdict.Consequence(main, layout, string.Join(", ", main.Buckets)),
         };
     }

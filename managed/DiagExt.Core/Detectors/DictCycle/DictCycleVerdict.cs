@@ -30,6 +30,36 @@ public static class DictCycleVerdict
         _ => kind.ToString(),
     };
 
+    /// <summary>
+    /// Every defect class with its entries, for a title: "2 self-cycles (entries 5, 7), a cycle (6 -> 3 -> 6),
+    /// orphaned entries 3, 8, count-mismatch". Long lists are cut; the evidence lines have them whole.
+    /// </summary>
+    public static string Describe(IReadOnlyList<HashTableDefect> defects)
+    {
+        var parts = new List<string>();
+        foreach (var group in defects.GroupBy(d => d.Kind))
+        {
+            var list = group.ToList();
+            parts.Add(group.Key switch
+            {
+                DefectKind.SelfCycle => list.Count == 1
+                    ? $"self-cycle at entries[{list[0].Indices.FirstOrDefault()}]"
+                    : $"{list.Count} self-cycles (entries {Cut(list.Select(d => d.Indices.FirstOrDefault().ToString()))})",
+                DefectKind.Cycle => $"{(list.Count == 1 ? "a cycle" : $"{list.Count} cycles")} ({Cut(list.Select(d => string.Join(" -> ", d.Indices.Take(6).Append(d.Indices.FirstOrDefault()))), "; ")})",
+                _ => list.SelectMany(d => d.Indices).Distinct().ToList() is { Count: > 0 } indices
+                    ? $"{KindName(group.Key)} (entries {Cut(indices.Select(i => i.ToString()))})"
+                    : KindName(group.Key),
+            });
+        }
+        return string.Join(", ", parts);
+    }
+
+    private static string Cut(IEnumerable<string> items, string separator = ", ")
+    {
+        var list = items.Take(7).ToList();
+        return list.Count > 6 ? string.Join(separator, list.Take(6)) + separator + "..." : string.Join(separator, list);
+    }
+
     /// <summary>What a lookup whose chain runs into <paramref name="defect"/> does on this layout.</summary>
     public static string Consequence(HashTableDefect defect, HashTableLayout layout, string buckets)
     {

@@ -55,14 +55,8 @@ internal static class WcfFrames
     public static int UserFrame(IReadOnlyList<ManagedFrame> frames, int from)
     {
         for (int i = from + 1; i < frames.Count; i++)
-            if (frames[i].TypeName is { } type && IsUserType(type))
+            if (frames[i].IsUserCode && !frames[i].TypeName!.StartsWith("generatedProxy_", StringComparison.Ordinal))
                 return i;
         return -1;
     }
-
-    private static bool IsUserType(string type) =>
-        !type.StartsWith("System.", StringComparison.Ordinal)
-        && !type.StartsWith("Microsoft.", StringComparison.Ordinal)
-        && !type.StartsWith("generatedProxy_", StringComparison.Ordinal)
-        && !type.StartsWith("Internal.", StringComparison.Ordinal);
 }

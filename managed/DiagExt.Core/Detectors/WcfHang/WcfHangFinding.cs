@@ -46,7 +46,4 @@ public sealed record WcfHangFinding : Finding
 
     /// <summary>The facts the verdict rests on: which frames, which objects, one per line.</summary>
     public required IReadOnlyList<string> Proof { get; init; }
-
-    /// <summary>The waiting thread's managed stack, innermost first (bounded).</summary>
-    public required IReadOnlyList<string> Stack { get; init; }
 }

@@ -6,8 +6,6 @@ namespace DiagExt.Core.Detectors.WcfHang;
 /// <summary>Turns one stuck call into a finding: verdict, evidence with links, proof, the waiting thread.</summary>
 internal static class WcfHangFindingBuilder
 {
-    private const int MaxStackFrames = 64;
-
     public static WcfHangFinding Build(StuckCall call, bool framework, int otherWaiters)
     {
         DuplexRequest request = call.Request;
@@ -75,10 +73,6 @@ internal static class WcfHangFindingBuilder
         if (user is not null)
             evidence.Add(Markup.Text($"call made by: {user.Display}"));
         evidence.Add(Markup.Text(WcfHangAdvice.Waited(waiter, timeout)));
-        // Runtime transition frames ([InlinedCallFrame]) carry no method: the user reads the methods.
-        var methods = frames.Where(f => f.MethodName is not null).ToList();
-        evidence.Add(Markup.Text("stack: " + string.Join(" <- ", methods.Take(MaxStackFrames).Select(f => f.ShortName)) + (methods.Count > MaxStackFrames ? " <- ..." : "")));
-
         ThreadCpuTime? cpu = waiter.Cpu;
         var threads = new List<ThreadRef>
         {
@@ -89,6 +83,7 @@ internal static class WcfHangFindingBuilder
                 Role = selfDeadlock ? $"waits for {operation}'s reply on its own channel's receive pump" : $"waits for {operation}'s reply",
                 Frame = frames[call.WaitFrame].ShortName,
                 CallerFrame = user?.ShortName,
+                Stack = waiter.StackText(),
                 UserCpuSeconds = cpu?.User.TotalSeconds,
                 KernelCpuSeconds = cpu?.Kernel.TotalSeconds,
                 RecentCpuShare = cpu?.RecentShare,
@@ -124,7 +119,6 @@ internal static class WcfHangFindingBuilder
             TimeoutSeconds = timeout?.TotalSeconds,
             CallerFrame = user?.Display,
             Proof = proof,
-            Stack = frames.Take(MaxStackFrames).Select(f => f.Display).ToList(),
         };
     }
 

@@ -131,6 +131,8 @@ public static class BatchHtmlRenderer
             foreach (ThreadView t in f.Threads)
             {
                 string frame = t.CallerFrame is null ? E(t.Frame) : $"{E(t.Frame)} &larr; {E(t.CallerFrame)}";
+                if (t.Stack.Count > 0)
+                    frame += $"<details><summary>stack ({t.Stack.Count} frames)</summary><ol class=\"stack\">{string.Concat(t.Stack.Select(s => $"<li>{E(s)}</li>"))}</ol></details>";
                 o.WriteLine($"<tr><td class=\"mono\">{E(t.OsThreadId)}</td><td>{E(t.ManagedThreadId)}</td><td>{E(t.Role)}</td><td class=\"mono\">{frame}</td>{(cpu ? $"<td>{E(t.Cpu)}</td>" : "")}</tr>");
             }
             o.WriteLine("</tbody></table>");

@@ -103,6 +103,14 @@ public static class BatchMarkdownRenderer
                     output.WriteLine($"| {Md(t.OsThreadId)} | {Md(t.ManagedThreadId)} | {Md(t.Role)} | {frame} | {Md(t.Cpu)} |");
                 }
                 output.WriteLine();
+                foreach (ThreadView t in view.Threads.Where(t => t.Stack.Count > 0))
+                {
+                    output.WriteLine($"Stack of thread {Md(t.OsThreadId)}:");
+                    output.WriteLine();
+                    foreach (string frame in t.Stack)
+                        output.WriteLine($"1. {Md(frame)}");
+                    output.WriteLine();
+                }
             }
             if (view.Advice is not null)
             {

@@ -4,7 +4,7 @@ using System.Text.Json;
 namespace DiagExt.Core.Rendering.Batch;
 
 /// <summary>One thread of a finding, as its JSON has it.</summary>
-public sealed record ThreadView(string OsThreadId, string? ManagedThreadId, string Role, string? Frame, string? CallerFrame, string? Cpu);
+public sealed record ThreadView(string OsThreadId, string? ManagedThreadId, string Role, string? Frame, string? CallerFrame, string? Cpu, IReadOnlyList<string> Stack);
 
 /// <summary>
 /// A finding read back from a report's JSON: the fields every finding has, plus the detector's own fields
@@ -53,7 +53,8 @@ public sealed record FindingView(
             double k = t.TryGetProperty("kernelCpuSeconds", out JsonElement kernel) && kernel.TryGetDouble(out double kv) ? kv : 0;
             cpu = string.Format(CultureInfo.InvariantCulture, "user {0:0.000}s, kernel {1:0.000}s", u, k);
         }
-        return new ThreadView(id, ReportView.OptionalText(t, "managedThreadId"), ReportView.Text(t, "role"), ReportView.OptionalText(t, "frame"), ReportView.OptionalText(t, "callerFrame"), cpu);
+        var stack = Array(t, "stack").Select(f => f.ValueKind == JsonValueKind.String ? f.GetString() ?? "" : f.GetRawText()).ToList();
+        return new ThreadView(id, ReportView.OptionalText(t, "managedThreadId"), ReportView.Text(t, "role"), ReportView.OptionalText(t, "frame"), ReportView.OptionalText(t, "callerFrame"), cpu, stack);
     }
 
     private static IEnumerable<JsonElement> Array(JsonElement element, string property) =>

@@ -72,8 +72,8 @@ public sealed class WcfTarget : IFuzzTarget
                 throw new PropertyViolation($"unknown verdict '{f.Kind}'");
             if (f.Threads.Count == 0 || f.Threads.Count > target.Threads.Count)
                 throw new PropertyViolation($"a finding names {f.Threads.Count} threads of {target.Threads.Count}");
-            if (f.Stack.Count > 64 || f.Proof.Count > 16)
-                throw new PropertyViolation($"stack ({f.Stack.Count}) or proof ({f.Proof.Count}) past its bound");
+            if (f.Threads.Any(t => t.Stack?.Count > TargetThread.MaxStackTextFrames + 1) || f.Proof.Count > 16)
+                throw new PropertyViolation($"a stack or the proof ({f.Proof.Count} lines) past its bound");
             if (f.Kind == WcfHangDetector.SelfDeadlock && !f.Proof.Any(p => p.StartsWith("the same stack runs the receive pump", StringComparison.Ordinal)))
                 throw new PropertyViolation("a self-deadlock without the pump frames in its proof");
         }

@@ -1,0 +1,81 @@
+using DiagExt.Core.Heap;
+using DiagExt.Core.Targets;
+using Microsoft.Diagnostics.Runtime;
+
+namespace DiagExt.Core.Detectors.DictCycle;
+
+/// <summary>
+/// An exception object that came out of a corrupt Dictionary/HashSet: InvalidOperationException("Operations that change
+/// non-concurrent collections must have exclusive access...") thrown by a lookup that ran into a loop, or an
+/// IndexOutOfRangeException from the collection's own methods. <see cref="Thrower"/> is where it was thrown (the
+/// collection method, or ThrowHelper when the JIT inlined the collection's code into its caller; null before it is thrown), <see cref="Caller"/>
+/// the first frame of the user's code; <see cref="CollectionTypes"/> the collection types its frames name.
+/// </summary>
+internal sealed record CollectionException(ulong Address, string Type, string? Thrower, string? Caller, IReadOnlyList<string> CollectionTypes);
+
+/// <summary>Finds the exceptions a corrupt table threw, among the exception objects of the heap pass.</summary>
+internal static class CollectionExceptions
+{
+    public const string InvalidOperation = "System.InvalidOperationException";
+    public const string IndexOutOfRange = "System.IndexOutOfRangeException";
+
+    /// <summary>The start of CoreLib's InvalidOperation_ConcurrentOperationsNotSupported (.NET Core 3.0+) and Framework's wording.</summary>
+    private static readonly string[] ConcurrentMessages =
+    [
+        "Operations that change non-concurrent collections must have exclusive access",
+    ];
+
+    /// <summary>Stack trace frames read per exception: the throw site and its callers are near the top.</summary>
+    private const int MaxFrames = 16;
+
+    /// <summary>Exceptions examined in detail (their stack traces); past this they are not read.</summary>
+    public const int MaxExamined = 20_000;
+
+    public static bool IsCandidateType(string? typeName) => typeName is InvalidOperation or IndexOutOfRange;
+
+    public static IReadOnlyList<CollectionException> Find(IEnumerable<ClrObject> exceptions, int maxString, CancellationToken cancellation)
+    {
+        var found = new List<CollectionException>();
+        foreach (ClrObject obj in exceptions.Take(MaxExamined))
+        {
+            cancellation.ThrowIfCancellationRequested();
+            try
+            {
+                if (Read(obj, maxString) is { } e)
+                    found.Add(e);
+            }
+            catch (Exception ex) when (CorruptType.Is(ex))
+            {
+                // An exception whose fields or stack trace ClrMD cannot read proves nothing either way.
+            }
+        }
+        return found;
+    }
+
+    private static CollectionException? Read(ClrObject obj, int maxString)
+    {
+        string type = obj.Type?.Name ?? "";
+        ClrException? exception = obj.AsException();
+        if (exception is null)
+            return null;
+        var frames = exception.EnumerateExceptionStackTrace().Take(MaxFrames)
+            .Select(f => f.Method is { } m ? new ManagedFrame(f.InstructionPointer, f.StackPointer, m.Type?.Name, m.Name, m.Signature ?? m.Name ?? "?") : null)
+            .OfType<ManagedFrame>().ToList();
+        bool concurrentMessage = type == InvalidOperation && exception.Message is { } message && ConcurrentMessages.Any(m => message.StartsWith(m, StringComparison.Ordinal));
+        var collectionFrames = frames.Where(HashTableTypes.IsCollectionMethod).ToList();
+        ManagedFrame? thrower = collectionFrames.FirstOrDefault() ?? frames.FirstOrDefault(IsConcurrencyThrowHelper);
+        if (!concurrentMessage && collectionFrames.Count == 0)
+            return null;
+        if (thrower is null && !concurrentMessage)
+            return null;
+        ManagedFrame? caller = frames.FirstOrDefault(f => f.IsUserCode);
+        // No frames: created with the concurrent-operations message but not thrown yet (or its trace not kept).
+        return new CollectionException(obj.Address, TypeNames.Short(type), thrower?.ShortName ?? frames.FirstOrDefault()?.ShortName,
+            caller?.ShortName, collectionFrames.Select(f => f.TypeName!).Distinct().ToList());
+    }
+
+    /// <summary>ThrowHelper's throw for a concurrent modification (or a lookup past the entries): called from the collection, or from its inlined code.</summary>
+    public static bool IsConcurrencyThrowHelper(ManagedFrame frame) =>
+        frame.TypeName == "System.ThrowHelper" && frame.MethodName is { } m
+        && (m.Contains("ConcurrentOperationsNotSupported", StringComparison.Ordinal) || m.StartsWith("ThrowIndexOutOfRangeException", StringComparison.Ordinal));
+}

@@ -1,0 +1,79 @@
+using System.Text.Json;
+using DiagExt.Tests.Infrastructure;
+
+namespace DiagExt.Tests.DictCycle;
+
+/// <summary>
+/// The seed's own Modify(), three at a time, each call caught (samples/DictCycleSeed --catch): nothing tuned so that a
+/// thread sits inside FindValue. Raced until the table loops, dumped while the threads throw from it, ten times.
+/// The JIT inlines the indexer into Modify, so the threads are tied to the table by ThrowHelper frames, their current
+/// exceptions or the instance on their stacks; when none is caught, the exceptions on the heap still name the thrower.
+/// </summary>
+[TestFixture]
+public class DictCycleSeedCaughtTests
+{
+    private const int Dumps = 10;
+    private const int MaxLaunchesPerDump = 40; // half the launches race on an idle machine, fewer on a busy one
+    private const string Holder = "ConcurrentDictionary.Program._dict";
+
+    [Test]
+    public void Ten_dumps_of_the_caught_seed_name_the_threads_the_defects_and_the_keys()
+    {
+        string exe = SampleBuilder.Build("DictCycleSeed");
+        var report = new List<string>();
+        int withThreads = 0;
+        for (int dump = 1; dump <= Dumps; dump++)
+        {
+            JsonElement finding = DumpUntilCorrupt(exe, dump, report);
+            JsonElement[] threads = [.. finding.GetProperty("threads").EnumerateArray()];
+            int thrown = finding.GetProperty("exceptions").EnumerateArray().Sum(e => e.GetProperty("count").GetInt32());
+            report.Add($"dump {dump}: {finding.GetProperty("title").GetString()}; {threads.Length} threads ({string.Join("; ", threads.Select(t => t.GetProperty("role").GetString()))}); {thrown} exceptions on the heap");
+
+            // Every defect class is in the title, and the keys of the broken chains are shown.
+            string title = finding.GetProperty("title").GetString()!;
+            foreach (string kind in finding.GetProperty("defects").EnumerateArray().Select(d => d.GetProperty("kind").GetString()!).Distinct())
+                Assert.That(title, Does.Contain(kind), $"{kind} missing from: {title}");
+            JsonElement[] keys = [.. finding.GetProperty("keys").EnumerateArray()];
+            if (finding.GetProperty("defects").EnumerateArray().Any(d => d.GetProperty("kind").GetString() is "self-cycle" or "cycle"))
+                Assert.That(keys.Select(k => k.GetProperty("key").GetString()), Has.Some.Match("^\"Key \\d\"$"), "the keys of the loop, as the seed wrote them");
+
+            Assert.That(threads.Length > 0 || thrown > 0, $"neither a thread nor an exception ties dump {dump} to its table:\n{string.Join("\n", report)}");
+            foreach (JsonElement t in threads)
+                Assert.That(t.GetProperty("stack").GetArrayLength(), Is.GreaterThan(1), $"each involved thread comes with its stack: {t}");
+            withThreads += threads.Length > 0 ? 1 : 0;
+        }
+        TestContext.Out.WriteLine(string.Join("\n", report));
+        Assert.That(withThreads, Is.GreaterThanOrEqualTo(Dumps - 1), $"threads named in {withThreads} of {Dumps} dumps:\n{string.Join("\n", report)}");
+    }
+
+    /// <summary>Launches the seed until one run races and throws, dumps it while it throws, and returns the table's finding.</summary>
+    private static JsonElement DumpUntilCorrupt(string exe, int dump, List<string> report)
+    {
+        string lastExit = "";
+        for (int launch = 1; launch <= MaxLaunchesPerDump; launch++)
+        {
+            SampleProcess process;
+            try
+            {
+                process = SampleProcess.StartAndWaitReady(exe, ["--catch"], TimeSpan.FromSeconds(20));
+            }
+            catch (TimeoutException e) when (e.Message.Contains("(it exited)"))
+            {
+                lastExit = e.Message.Split('\n').LastOrDefault(l => l.Length > 0) ?? "";
+                continue; // the first inserts did not race: a new process, a new race
+            }
+            string path;
+            using (process)
+            {
+                Thread.Sleep(200); // the threads go on throwing from the table
+                path = DumpMaker.Dump(process.Pid, $"seed-caught-{dump}.core");
+            }
+            Diagext.Result result = Diagext.Run("dictcycle", path, "--json");
+            File.Delete(path); // ten cores of ~100 MB each: keep none
+            Assert.That(result.ExitCode, Is.EqualTo(1), result.Stderr);
+            return result.Findings.Single(f => f.TryGetProperty("holder", out JsonElement h) && h.GetString() == Holder);
+        }
+        Assert.Fail($"dump {dump}: no launch of {MaxLaunchesPerDump} raced (the last said: {lastExit}):\n{string.Join("\n", report)}");
+        throw new InvalidOperationException();
+    }
+}
