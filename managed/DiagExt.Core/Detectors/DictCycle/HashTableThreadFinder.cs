@@ -67,7 +67,7 @@ internal static class HashTableThreadFinder
         {
             int user = IndexOf(frames, f => f.IsUserCode);
             string proof = holds ? onStack : exception.Proven ? "its exception's stack trace runs through this type's code" : byType!;
-            return new($"handling {exception.What}; {proof}", user >= 0 ? frames[user] : frames[0], user >= 0 ? user : 0);
+            return new($"{exception.What}; {proof}", user >= 0 ? frames[user] : frames[0], user >= 0 ? user : 0);
         }
 
         if (holds)
@@ -105,7 +105,7 @@ internal static class HashTableThreadFinder
             if (e.CollectionTypes.Count > 0 && !proven)
                 continue; // another collection type's exception
             string where = e.Thrower is null ? "being thrown" : e.Caller is null ? $"thrown in {e.Thrower}" : $"thrown in {e.Thrower} from {e.Caller}";
-            return new($"{e.Type} {where} ({(isCurrent ? "its current exception" : "an exception object its stack holds")})", proven);
+            return new(isCurrent ? $"handling {e.Type} {where} (its current exception)" : $"its stack holds {e.Type} {where} (caught, or being handled)", proven);
         }
         return null;
     }
