@@ -39,6 +39,8 @@ public class WcfHangDumpTests
         Assert.That(thread.GetProperty("osThreadId").ValueKind, Is.EqualTo(JsonValueKind.Number));
         Assert.That(dump.CommitThread, Is.Not.Null, dump.ClientOutput);
         Assert.That(thread.GetProperty("managedThreadId").GetInt32(), Is.EqualTo(dump.CommitThread), "the thread the client says called Commit");
+        string[] stack = thread.GetProperty("stack").EnumerateArray().Select(f => f.GetString()!).ToArray();
+        Assert.That(stack, Has.Some.StartsWith("generatedProxy_").And.Some.StartsWith("System.ServiceModel.Dispatcher.ChannelHandler.AsyncMessagePump"), "the whole stack, the proxy call to the pump");
 
         string[] proof = finding.GetProperty("proof").EnumerateArray().Select(p => p.GetString()!).ToArray();
         Assert.That(proof, Has.Some.Contains("SyncDuplexRequest.WaitForReply").And.Some.Contains("ChannelHandler.AsyncMessagePump"));
@@ -125,6 +127,6 @@ public class WcfHangDumpTests
         string Cell(string dump) => lines.First(l => l.Contains($"{dump}.core", StringComparison.Ordinal) && l.StartsWith('|')).Split('|')[column].Trim();
         Assert.That(Cell("apm"), Is.EqualTo("1"));
         Assert.That(Cell("seed"), Is.EqualTo("0"));
-        Assert.That(File.ReadAllText(markdown), Does.Contain("WCF call Commit deadlocked on its own channel"));
+        Assert.That(File.ReadAllText(markdown), Does.Contain("WCF call Commit deadlocked on its own channel").And.Contain("Stack of thread 0x"));
     }
 }
