@@ -129,4 +129,28 @@ public class WcfHangDumpTests
         Assert.That(Cell("seed"), Is.EqualTo("0"));
         Assert.That(File.ReadAllText(markdown), Does.Contain("WCF call Commit deadlocked on its own channel").And.Contain("Stack of thread 0x"));
     }
+
+    /// <summary>
+    /// .NET Framework's names (reply, parent, channelHandler, isPumpAcquired, name, action: referencesource) on a real
+    /// process: samples/WcfFrameworkNames builds the same hang on a stand-in assembly named System.ServiceModel, since no
+    /// .NET Framework dump can be made here. The operation then comes from the ProxyOperationRuntime the stack holds (a
+    /// Framework transparent proxy leaves no frame naming it), and the advice is Framework's.
+    /// </summary>
+    [Test]
+    public void Framework_names_give_the_same_verdict_with_the_operation_from_the_heap()
+    {
+        DumpMaker.SampleDump dump = DumpMaker.DumpOfSampleWithOutput("WcfFrameworkNames", "wcfhang-framework-names.core");
+        Diagext.Result result = Diagext.Run("wcfhang", dump.Path, "--json");
+        Assert.That(result.ExitCode, Is.EqualTo(1), result.Stdout + result.Stderr);
+        JsonElement finding = result.Findings.Single();
+        Assert.That(finding.GetProperty("kind").GetString(), Is.EqualTo("self-deadlock"));
+        Assert.That(finding.GetProperty("operation").GetString(), Is.EqualTo("Commit"));
+        Assert.That(finding.GetProperty("action").GetString(), Is.EqualTo("urn:diagext:wcfhang/ILedger/Commit"));
+        Assert.That(finding.GetProperty("messageId").GetString(), Does.Match("^urn:uuid:[0-9a-f-]{36}$"));
+        Assert.That(finding.GetProperty("pumpAcquired").GetInt32(), Is.EqualTo(1));
+        Assert.That(finding.GetProperty("timeoutSeconds").GetDouble(), Is.EqualTo(1800), "the binder's defaultSendTimeout: no ServiceChannel here");
+        int managed = int.Parse(System.Text.RegularExpressions.Regex.Match(dump.Output, @"managed thread (\d+)").Groups[1].Value);
+        Assert.That(finding.GetProperty("threads")[0].GetProperty("managedThreadId").GetInt32(), Is.EqualTo(managed));
+        Assert.That(finding.GetProperty("advice").GetString(), Does.Contain("On .NET Framework"));
+    }
 }
