@@ -8,7 +8,8 @@ namespace DiagExt.Tests.Batch;
 /// corrupt Dictionary; a corrupt HashSet gzipped), of the Healthy sample, the team's real Windows dumps, a
 /// zip holding one of them again plus a truncated Windows dump and a readme, a truncated core, a text file
 /// named like a dump, a text file that is not, and an identical copy of a dump under another name.
-/// Built once per test run.
+/// Built once per test run. On a clone without the shared dumps the Windows dumps and the zip are left out:
+/// the rest is made by the suite and still tested.
 /// </summary>
 public static class BatchFolder
 {
@@ -16,7 +17,15 @@ public static class BatchFolder
 
     public static string Path => Folder.Value;
 
-    public static string[] WindowsDumps => Directory.GetFiles(Repo.SharedWindowsDumps, "*.dmp").Select(System.IO.Path.GetFileName).OfType<string>().Order(StringComparer.Ordinal).ToArray();
+    public static string[] WindowsDumps => Repo.HasSharedDumps
+        ? Directory.GetFiles(Repo.SharedWindowsDumps, "*.dmp").Select(System.IO.Path.GetFileName).OfType<string>().Order(StringComparer.Ordinal).ToArray()
+        : [];
+
+    /// <summary>What the batch counts as dumps: zip members too.</summary>
+    public static int DumpCount => 6 + (Repo.HasSharedDumps ? WindowsDumps.Length + 2 : 0);
+
+    /// <summary>The copy of the dictionary core, and with the Windows dumps the zip's copy of one of them.</summary>
+    public static int Duplicates => Repo.HasSharedDumps ? 2 : 1;
 
     private static string Build()
     {
@@ -27,7 +36,7 @@ public static class BatchFolder
         string folder = System.IO.Path.Combine(Repo.WorkDirectory, "batch-folder");
         if (Directory.Exists(folder))
             Directory.Delete(folder, recursive: true);
-        Directory.CreateDirectory(System.IO.Path.Combine(folder, "windows"));
+        Directory.CreateDirectory(folder);
 
         File.Copy(dictionary, In(folder, "dictionary.core"));
         File.Copy(dictionary, In(folder, "copy-of-dictionary.core"));
@@ -36,6 +45,14 @@ public static class BatchFolder
         CopyPrefix(dictionary, In(folder, "truncated.core"), 50_000_000);
         File.WriteAllText(In(folder, "notes.txt"), "dumps collected on the night of the outage\n");
         File.WriteAllText(In(folder, "bogus.dmp"), "this was meant to be a dump, but procdump failed\n");
+        if (Repo.HasSharedDumps)
+            AddWindowsDumps(folder);
+        return folder;
+    }
+
+    private static void AddWindowsDumps(string folder)
+    {
+        Directory.CreateDirectory(System.IO.Path.Combine(folder, "windows"));
         foreach (string name in WindowsDumps)
             File.Copy(System.IO.Path.Combine(Repo.SharedWindowsDumps, name), In(folder, "windows/" + name));
 
@@ -48,7 +65,6 @@ public static class BatchFolder
             using (var readme = new StreamWriter(zip.CreateEntry("readme.txt").Open()))
                 readme.WriteLine("crash dumps from the field");
         }
-        return folder;
     }
 
     private static string In(string folder, string name) => System.IO.Path.Combine(folder, name);

@@ -12,6 +12,7 @@ public class BatchOutcomeTests
     [Test]
     public void Json_alone_prints_the_batch_document_and_a_clean_batch_exits_0()
     {
+        Repo.RequireSharedDumps(); // the clean Windows dump matched by the pattern
         Diagext.Result result = Diagext.Run("analyze", InFolder("healthy.core"), InFolder("windows") + "/win7-*.dmp", "--json", "--quiet");
 
         Assert.That(result.ExitCode, Is.EqualTo(0), result.Stderr + result.Stdout);
@@ -66,7 +67,7 @@ public class BatchOutcomeTests
     public void A_report_file_that_is_one_of_the_dumps_is_refused()
     {
         string victim = Path.Combine(Repo.WorkDirectory, "victim.dmp");
-        File.Copy(Path.Combine(Repo.SharedWindowsDumps, "winxp-x86-breakpad-test-app.dmp"), victim, overwrite: true);
+        File.Copy(Repo.SharedDump("winxp-x86-breakpad-test-app.dmp"), victim, overwrite: true);
         File.SetAttributes(victim, FileAttributes.Normal);
         byte[] before = File.ReadAllBytes(victim);
 

@@ -72,7 +72,7 @@ public class BadInputTests
     [TestCase("win7-x86-stack-exhaustion.dmp")]
     [TestCase("winxp-x86-breakpad-test-app.dmp")]
     public void Windows_dump_without_dotnet(string file) =>
-        AssertOneLineError(Diagext.Run("dictcycle", Path.Combine(Repo.SharedWindowsDumps, file)), "no .NET runtime");
+        AssertOneLineError(Diagext.Run("dictcycle", Repo.SharedDump(file)), "no .NET runtime");
 
     [TestCase("frobnicate", "unknown command 'frobnicate'")]
     [TestCase("dictcycle", "needs a dump file or --pid N")]

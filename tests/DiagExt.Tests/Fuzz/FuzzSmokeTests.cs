@@ -30,7 +30,8 @@ public class FuzzSmokeTests
             Target = target,
             Seed = 20261122,
             Duration = RunFor,
-            SeedDirectories = name == "minidump" ? [FuzzPaths.RegressionCorpus(name), Repo.SharedWindowsDumps] : [FuzzPaths.RegressionCorpus(name)],
+            // Without the shared dumps the minidump target still has its built-in seeds and the regression corpus.
+            SeedDirectories = name == "minidump" && Repo.HasSharedDumps ? [FuzzPaths.RegressionCorpus(name), Repo.SharedWindowsDumps] : [FuzzPaths.RegressionCorpus(name)],
             InputTimeout = TimeSpan.FromSeconds(20),
             Log = log,
         };

@@ -11,6 +11,29 @@ public static class Repo
     /// </summary>
     public static string SharedWindowsDumps { get; } = FindShared(Path.Combine("shared", "dumps", "windows-native"));
 
+    /// <summary>Only this team's machines have them: a contributor's lone clone runs without.</summary>
+    public static bool HasSharedDumps => Directory.Exists(SharedWindowsDumps);
+
+    /// <summary>The one reason every test that needs the shared dumps gives when it skips.</summary>
+    public static string NoSharedDumps =>
+        $"needs the team's Windows dumps in {SharedWindowsDumps}: not beside this clone (nor beside the folder holding it)";
+
+    /// <summary>
+    /// Skips the calling test when the shared dumps are missing; called from a [OneTimeSetUp], the whole fixture.
+    /// </summary>
+    public static void RequireSharedDumps()
+    {
+        if (!HasSharedDumps)
+            Assert.Ignore(NoSharedDumps);
+    }
+
+    /// <summary>The path of one shared dump, skipping the calling test when they are missing.</summary>
+    public static string SharedDump(string name)
+    {
+        RequireSharedDumps();
+        return Path.Combine(SharedWindowsDumps, name);
+    }
+
     /// <summary>Where tests build samples and write dumps; under artifacts/ so a clean clone starts empty.</summary>
     public static string WorkDirectory
     {

@@ -18,7 +18,7 @@ public class SharedWindowsDumpTests
     [TestCase("winxp-x86-breakpad-test-app.dmp", "PEB not captured: this dump holds no thread's TEB")]
     public void Loaderlock_says_what_the_dump_holds_without_a_finding(string file, string expected)
     {
-        string path = Path.Combine(Repo.SharedWindowsDumps, file);
+        string path = Repo.SharedDump(file);
         foreach (string command in new[] { "loaderlock", "analyze" })
         {
             Diagext.Result text = Diagext.Run(command, path);
@@ -38,7 +38,7 @@ public class SharedWindowsDumpTests
     [Test]
     public void Analyze_on_a_windows_dump_without_dotnet_reports_dictcycle_skipped_and_loaderlock_ran()
     {
-        Diagext.Result result = Diagext.Run("analyze", Path.Combine(Repo.SharedWindowsDumps, "win11-x64-crashpad-tiny-exe.dmp"));
+        Diagext.Result result = Diagext.Run("analyze", Repo.SharedDump("win11-x64-crashpad-tiny-exe.dmp"));
         Assert.That(result.ExitCode, Is.EqualTo(0));
         Assert.That(result.Stdout, Does.Contain("dictcycle: skipped: no .NET runtime found in the target"));
         Assert.That(result.Stdout, Does.Contain("no hazard found (loaderlock: 0)"));

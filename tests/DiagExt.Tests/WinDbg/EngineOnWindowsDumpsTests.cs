@@ -15,11 +15,9 @@ public class EngineOnWindowsDumpsTests
 
     private static string Load(string arch) => $".load {WinePrefix.WindowsPath(WinDbgPackage.Extension(arch))}";
 
-    private static string SharedDump(string name) => Path.Combine(Repo.SharedWindowsDumps, name);
-
     [OneTimeSetUp]
     public void OpenTheWindows11Dump() =>
-        _x64 = EngineHost.OpenDump(SharedDump("win11-x64-crashpad-tiny-exe.dmp"),
+        _x64 = EngineHost.OpenDump(Repo.SharedDump("win11-x64-crashpad-tiny-exe.dmp"),
             [Load("x64"), "!dictcycle", "!analyze", "!dictcycle --bogus", "!help", "!dictcycle --json", "!wcfhang"]);
 
     [Test]
@@ -36,7 +34,7 @@ public class EngineOnWindowsDumpsTests
         EngineHost.Command result = _x64["!dictcycle"];
         Assert.That(result.NonEmpty.Select(l => l.ToString()), Is.EqualTo(new[]
         {
-            $"E|diagext: {WinePrefix.WindowsPath(SharedDump("win11-x64-crashpad-tiny-exe.dmp"))}: no .NET runtime found in the target (no detector could run: dictcycle skipped)",
+            $"E|diagext: {WinePrefix.WindowsPath(Repo.SharedDump("win11-x64-crashpad-tiny-exe.dmp"))}: no .NET runtime found in the target (no detector could run: dictcycle skipped)",
         }), result.ToString());
     }
 
@@ -74,7 +72,7 @@ public class EngineOnWindowsDumpsTests
         // !wcfhang was exported ahead of its detector: the same DiagExt.dll now runs it.
         Assert.That(_x64["!wcfhang"].NonEmpty.Select(l => l.ToString()), Is.EqualTo(new[]
         {
-            $"E|diagext: {WinePrefix.WindowsPath(SharedDump("win11-x64-crashpad-tiny-exe.dmp"))}: no .NET runtime found in the target (no detector could run: wcfhang skipped)",
+            $"E|diagext: {WinePrefix.WindowsPath(Repo.SharedDump("win11-x64-crashpad-tiny-exe.dmp"))}: no .NET runtime found in the target (no detector could run: wcfhang skipped)",
         }));
 
     [Test]
@@ -85,7 +83,7 @@ public class EngineOnWindowsDumpsTests
     [Test]
     public void A_32_bit_dump_in_a_64_bit_engine_falls_back_to_the_64_bit_diagext_and_says_so()
     {
-        string dump = SharedDump("win-x86-crashpad-tiny-exe.dmp");
+        string dump = Repo.SharedDump("win-x86-crashpad-tiny-exe.dmp");
         EngineHost.Session session = EngineHost.OpenDump(dump, [Load("x64"), "!loaderlock"]);
         EngineHost.Line[] lines = session["!loaderlock"].NonEmpty.ToArray();
         // No 32-bit .NET runtime under Wine: the framework-dependent x86 diagext cannot run; the 64-bit one
@@ -104,7 +102,7 @@ public class EngineOnWindowsDumpsTests
     public void The_32_bit_extension_works_in_the_32_bit_engine()
     {
         Assume.That(WinePrefix.Runs32BitPrograms, "Wine cannot run 32-bit programs here (Debian: wine32:i386 is not installed)");
-        string dump = SharedDump("winxp-x86-breakpad-test-app.dmp");
+        string dump = Repo.SharedDump("winxp-x86-breakpad-test-app.dmp");
         EngineHost.Session session = EngineHost.OpenDump(dump, [Load("x86"), "!dictcycle"], new EngineHost.Options { Arch = "x86" });
         Assert.That(session[Load("x86")].HResult, Is.Zero, session.Raw);
         Assert.That(session["!dictcycle"].Errors.Last(), Is.EqualTo($"diagext: {WinePrefix.WindowsPath(dump)}: no .NET runtime found in the target (no detector could run: dictcycle skipped)"), session.Raw);

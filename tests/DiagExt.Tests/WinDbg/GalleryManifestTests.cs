@@ -28,7 +28,7 @@ public class GalleryManifestTests
     [Test]
     public void The_first_command_loads_the_extension_from_the_gallery()
     {
-        string dump = Path.Combine(Repo.SharedWindowsDumps, "win11-x64-crashpad-tiny-exe.dmp");
+        string dump = Repo.SharedDump("win11-x64-crashpad-tiny-exe.dmp");
 
         EngineHost.Session session = EngineHost.OpenDump(dump, [".chain", "!dictcycle", ".chain"]);
 

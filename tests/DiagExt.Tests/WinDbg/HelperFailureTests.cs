@@ -19,6 +19,7 @@ public class HelperFailureTests
     [OneTimeSetUp]
     public void RunEveryMisbehaviourInOneSession()
     {
+        Repo.RequireSharedDumps();
         string root = WinDbgPackage.FreshLayout("fake-helper");
         Directory.CreateDirectory(Path.Combine(root, "x64", "diagext"));
         File.Copy(WinDbgPackage.Extension("x64"), Path.Combine(root, "x64", "DiagExt.dll"));
@@ -140,7 +141,7 @@ public class HelperFailureTests
         Directory.CreateDirectory(dotnetRoot);
         // A 64-bit stand-in: only the extension's lookup and command line are under test here.
         File.Copy(MingwBuild.Program("fake-helper.cpp"), Path.Combine(dotnetRoot, "dotnet.exe"), overwrite: true);
-        string dump = Path.Combine(Repo.SharedWindowsDumps, "win-x86-crashpad-tiny-exe.dmp");
+        string dump = Repo.SharedDump("win-x86-crashpad-tiny-exe.dmp");
         string load = $".load {WinePrefix.WindowsPath(Path.Combine(root, "x64", "DiagExt.dll"))}";
         const string key = @"HKLM\SOFTWARE\dotnet\Setup\InstalledVersions\x86";
 
