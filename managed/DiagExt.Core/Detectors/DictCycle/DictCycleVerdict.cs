@@ -37,7 +37,8 @@ public static class DictCycleVerdict
     public static string Describe(IReadOnlyList<HashTableDefect> defects)
     {
         var parts = new List<string>();
-        foreach (var group in defects.GroupBy(d => d.Kind))
+        // Loops first: they are what hangs or throws, and what the summary leads with.
+        foreach (var group in defects.GroupBy(d => d.Kind).OrderBy(g => g.Key is DefectKind.SelfCycle or DefectKind.Cycle ? 0 : 1))
         {
             var list = group.ToList();
             parts.Add(group.Key switch
