@@ -17,14 +17,17 @@ public static class DumpMaker
         File.Delete(path);
         // createdump itself occasionally dies (seen: SIGSEGV while gathering state of a busy target): retry.
         ProcessRunner.Result? result = null;
-        for (int attempt = 1; attempt <= 3; attempt++)
+        // Seen in a full run: three failures in a row on a sample that throws steadily, so up to six, a moment apart.
+        const int attempts = 6;
+        for (int attempt = 1; attempt <= attempts; attempt++)
         {
             result = ProcessRunner.Run(createDump ?? CreateDumpPath, ["-u", "-f", path, pid.ToString()], TimeSpan.FromMinutes(2));
             if (result.ExitCode == 0 && File.Exists(path))
                 return path;
             File.Delete(path);
+            Thread.Sleep(100 * attempt);
         }
-        throw new InvalidOperationException($"createdump failed 3 times ({result!.ExitCode}):\n{result.Stdout}\n{result.Stderr}");
+        throw new InvalidOperationException($"createdump failed {attempts} times ({result!.ExitCode}):\n{result.Stdout}\n{result.Stderr}");
     }
 
     /// <summary>A dump of a sample and what the sample printed before it was dumped.</summary>
