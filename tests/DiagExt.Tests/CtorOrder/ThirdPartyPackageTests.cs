@@ -12,39 +12,8 @@ namespace DiagExt.Tests.CtorOrder;
 [TestFixture]
 public class ThirdPartyPackageTests
 {
-    private static readonly object Gate = new();
-    private static string? _packages;
-
-    private static string Packages()
-    {
-        lock (Gate)
-        {
-            if (_packages is not null)
-                return _packages;
-            string dir = Path.Combine(Repo.WorkDirectory, "ctororder-packages");
-            Directory.CreateDirectory(dir);
-            File.WriteAllText(Path.Combine(dir, "Restore.csproj"), """
-                <Project Sdk="Microsoft.NET.Sdk">
-                  <PropertyGroup>
-                    <TargetFramework>net10.0</TargetFramework>
-                    <ManagePackageVersionsCentrally>false</ManagePackageVersionsCentrally>
-                  </PropertyGroup>
-                  <ItemGroup>
-                    <PackageReference Include="CsvHelper" Version="33.0.1" />
-                    <PackageReference Include="Newtonsoft.Json" Version="13.0.3" />
-                  </ItemGroup>
-                </Project>
-                """);
-            // An empty Directory.Build.props/.packages.props here keeps the repository's settings out of this project.
-            File.WriteAllText(Path.Combine(dir, "Directory.Build.props"), "<Project />");
-            File.WriteAllText(Path.Combine(dir, "Directory.Packages.props"), "<Project />");
-            string cache = Path.Combine(dir, "cache");
-            ProcessRunner.Result restore = ProcessRunner.Run("dotnet", ["restore", dir, "--packages", cache, "--nologo"], TimeSpan.FromMinutes(5));
-            if (restore.ExitCode != 0)
-                throw new InvalidOperationException($"restoring the packages failed:\n{restore.Stdout}\n{restore.Stderr}");
-            return _packages = cache;
-        }
-    }
+    private static string Packages() =>
+        NuGetPackages.Restore("ctororder-packages", [("CsvHelper", "33.0.1"), ("Newtonsoft.Json", "13.0.3")]);
 
     [Test]
     public void Finds_csvhelpers_greediest_constructor_pick_in_every_target_framework()
