@@ -11,7 +11,7 @@ namespace DiagExt.Tests.CtorOrder;
 [TestFixture]
 public class CtorOrderSampleScanTests
 {
-    private static readonly string[] Hazardous =
+    internal static readonly string[] Hazardous =
     [
         "CtorOrderSample.DefaultCreationPolicy.SelectConstructor",
         "CtorOrderSample.HazardousSelectors.FirstOfAll",
@@ -19,6 +19,14 @@ public class CtorOrderSampleScanTests
         "CtorOrderSample.HazardousSelectors.ElementZero",
         "CtorOrderSample.HazardousSelectors.Greediest",
         "CtorOrderSample.HazardousSelectors.FirstPublicLast",
+        "CtorOrderSample.HazardousSelectors.MostResolvable",
+        "CtorOrderSample.HazardousSelectors.MostResolvableByIndex",
+        "CtorOrderSample.HazardousSelectors.AllOptional",
+        "CtorOrderSample.HazardousSelectors.OneAssignable",
+        "CtorOrderSample.HazardousSelectors.Widest",
+        "CtorOrderSample.HazardousSelectors.Greedy",
+        "CtorOrderSample.HazardousSelectors.FirstOfGiven",
+        "CtorOrderSample.HazardousSelectors.FirstOfWrapped",
         "CtorOrderSample.Program.CheckCtorOrder", // the seed's own check takes infos[0] too
     ];
 
@@ -55,7 +63,7 @@ public class CtorOrderSampleScanTests
             int line = site.GetProperty("sourceLine").GetInt32();
             Assert.That(File.Exists(file), file);
             string text = File.ReadAllLines(file)[line - 1];
-            Assert.That(text, Does.Match(@"\[0\]|First|ElementAt|\[constructors"), $"{file}:{line}: {text}");
+            Assert.That(text, Does.Match(@"\[0\]|First|ElementAt|\[constructors|foreach|sorted\[i\]|Aggregate|MaxBy"), $"{file}:{line}: {text}");
         }
     }
 

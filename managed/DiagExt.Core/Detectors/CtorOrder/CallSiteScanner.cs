@@ -25,7 +25,8 @@ public static class CallSiteScanner
             MetadataReader md = image.Metadata;
             var calls = new CallResolver(md);
             byte[][] needles = SourceTokens(md, calls).Select(TokenBytes).ToArray();
-            if (needles.Length == 0)
+            HashSet<MethodDefinitionHandle> takesCtors = TakeConstructors(md);
+            if (needles.Length == 0 && takesCtors.Count == 0)
                 return new CallSiteScan([], [], 1, 0);
             var lambdas = new LambdaInspector(image);
             foreach (MethodDefinitionHandle handle in md.MethodDefinitions)
@@ -36,7 +37,7 @@ public static class CallSiteScanner
                     if (image.Body(handle) is not { } body)
                         continue;
                     byte[] il = body.GetILBytes() ?? [];
-                    if (!ContainsCall(il, needles))
+                    if (!takesCtors.Contains(handle) && !ContainsCall(il, needles))
                         continue;
                     analysed++;
                     IlInstruction[] code = IlDecoder.Decode(il);
@@ -57,21 +58,40 @@ public static class CallSiteScanner
         return new CallSiteScan(sites, problems, 1, analysed);
     }
 
-    /// <summary>Tokens (member references, or definitions inside the reflection library itself) of the constructor sources.</summary>
+    /// <summary>
+    /// Tokens of the constructor sources: GetConstructors / DeclaredConstructors (member references, or definitions
+    /// inside the reflection library itself), and every method that returns constructors (wrappers, here or elsewhere).
+    /// </summary>
     private static IEnumerable<int> SourceTokens(MetadataReader md, CallResolver calls)
     {
         foreach (MemberReferenceHandle h in md.MemberReferences)
-        {
-            string name = md.GetString(md.GetMemberReference(h).Name);
-            if (name is "GetConstructors" or "get_DeclaredConstructors" && calls.Resolve(MetadataTokens.GetToken(h)).Kind is KnownCallKind.GetConstructors or KnownCallKind.DeclaredConstructors)
+            if (IsSource(calls, MetadataTokens.GetToken(h)))
                 yield return MetadataTokens.GetToken(h);
-        }
+        foreach (MethodDefinitionHandle h in md.MethodDefinitions)
+            if (IsSource(calls, MetadataTokens.GetToken(h)))
+                yield return MetadataTokens.GetToken(h);
+    }
+
+    private static bool IsSource(CallResolver calls, int token) =>
+        calls.Resolve(token) is ({ } method, var kind) && (kind is KnownCallKind.GetConstructors or KnownCallKind.DeclaredConstructors || CtorCollectionTypes.Holds(method.ReturnType));
+
+    /// <summary>Methods with a parameter that holds constructors: helpers that pick from what their caller passed.</summary>
+    private static HashSet<MethodDefinitionHandle> TakeConstructors(MetadataReader md)
+    {
+        var result = new HashSet<MethodDefinitionHandle>();
         foreach (MethodDefinitionHandle h in md.MethodDefinitions)
         {
-            string name = md.GetString(md.GetMethodDefinition(h).Name);
-            if (name is "GetConstructors" or "get_DeclaredConstructors" && calls.Resolve(MetadataTokens.GetToken(h)).Kind is KnownCallKind.GetConstructors or KnownCallKind.DeclaredConstructors)
-                yield return MetadataTokens.GetToken(h);
+            try
+            {
+                if (Signatures.Method(md, md.GetMethodDefinition(h)).ParameterTypes.Any(CtorCollectionTypes.Holds))
+                    result.Add(h);
+            }
+            catch (Exception e) when (MalformedMetadata.Is(e))
+            {
+                // A signature that does not decode: the method's own analysis reports it if it has a source call.
+            }
         }
+        return result;
     }
 
     private static byte[] TokenBytes(int token) => BitConverter.GetBytes(token);

@@ -27,6 +27,16 @@ internal sealed partial class CtorFlowAnalysis
             {
                 FlowValue value = Peek(stack, 0);
                 FlowValue[] rest = Pop(stack, 1);
+                if (value is ParameterCountValue count)
+                {
+                    // "if (c.GetParameters().Length == 0)": on the zero edge the element is the one parameterless constructor.
+                    bool jumpsWhenNonZero = op is ILOpCode.Brtrue or ILOpCode.Brtrue_s;
+                    FlowState zero = MarkParameterless(state.WithStack(rest), count.Element);
+                    yield return (IndexAt(ins.IntOperand), jumpsWhenNonZero ? state.WithStack(rest) : zero);
+                    if (next < _code.Length)
+                        yield return (next, jumpsWhenNonZero ? zero : state.WithStack(rest));
+                    yield break;
+                }
                 ComparisonValue? test = value switch
                 {
                     ComparisonValue c => c,
@@ -104,8 +114,17 @@ internal sealed partial class CtorFlowAnalysis
                 return state.WithArg(ins.IntOperand, Peek(stack, 0), Pop(stack, 1));
             case ILOpCode.Dup:
                 return state.WithStack(Push(stack, Peek(stack, 0)));
+            case ILOpCode.Ldelem_ref or ILOpCode.Ldelem when Peek(stack, 1) is CtorList array:
+                // An element, also at a constant index: a loop's first pass sees "i = 0", and a plain Unknown there
+                // would absorb the element of the later passes at the join.
+                return state.WithStack(Push(Pop(stack, 2), new CtorElement(array, ins.Offset)));
             case ILOpCode.Ldlen:
-                return state.WithStack(Push(Pop(stack, 1), Peek(stack, 0) is CtorList list ? new LengthValue(list.Site) : FlowValue.Unknown));
+                return state.WithStack(Push(Pop(stack, 1), Peek(stack, 0) switch
+                {
+                    CtorList list => new LengthValue(list.Site),
+                    ParametersValue parameters => new ParameterCountValue(parameters.Element),
+                    _ => FlowValue.Unknown,
+                }));
             case ILOpCode.Ceq or ILOpCode.Cgt or ILOpCode.Cgt_un or ILOpCode.Clt or ILOpCode.Clt_un:
                 return state.WithStack(Push(Pop(stack, 2), CompareResult(op, Peek(stack, 1), Peek(stack, 0))));
             case ILOpCode.Ldtoken:
@@ -179,6 +198,17 @@ internal sealed partial class CtorFlowAnalysis
     /// <summary>The state on an edge where the list's length is <paramref name="range"/>; null if that edge cannot be taken.</summary>
     private static FlowState? Narrow(FlowState state, int site, LengthRange range, FlowValue[] stack) =>
         range.IsEmpty ? null : state.WithRange(site, range, stack);
+
+    /// <summary>Every copy of <paramref name="element"/> (the loop variable, the stack) marked as having no parameters.</summary>
+    private static FlowState MarkParameterless(FlowState state, CtorElement element)
+    {
+        FlowValue Mark(FlowValue v) => v is CtorElement e && e.Offset == element.Offset ? e with { Parameterless = true } : v;
+        FlowState result = state.WithStack(state.Stack.Select(Mark).ToArray());
+        for (int i = 0; i < state.Locals.Length; i++)
+            if (state.Locals[i] is CtorElement)
+                result = result.WithLocal(i, Mark(state.Locals[i]), result.Stack);
+        return result;
+    }
 
     private static CompareOp? TwoOperandBranch(ILOpCode op) => op switch
     {
