@@ -15,10 +15,12 @@ internal static class CtorOrderFindingBuilder
         string where = $"{MetadataNames.Short(site.Type)}.{MethodName(site.Method)}";
         var evidence = new List<Markup>
         {
-            Markup.Text($"code: {site.Pattern} at IL_{site.IlOffset:x4} (list from IL_{site.SourceCallIlOffset:x4})"),
+            Markup.Text($"code: {site.Pattern} at IL_{site.IlOffset:x4} ({(site.SourceCallIlOffset < 0 ? "list passed in as a parameter" : $"list from IL_{site.SourceCallIlOffset:x4}")})"),
             Markup.Text($"method: {site.Method} (token 0x{site.MethodToken:x8})"),
             Markup.Text($"assembly: {site.Assembly} ({site.AssemblyPath})"),
         };
+        if (site.AlsoIn is { Count: > 0 } also)
+            evidence.Add(Markup.Text($"also in: {string.Join(", ", also)}"));
         if (site.SourceFile is not null)
             evidence.Add(Markup.Text($"source: {site.SourceFile}:{site.SourceLine}"));
         if (site.AppliedTo is not null)
