@@ -68,4 +68,19 @@ public static class HazardousSelectors
     public static ConstructorInfo FirstOfWrapped(Type type) => PublicConstructors(type).First();
 
     private static ConstructorInfo[] PublicConstructors(Type type) => type.GetConstructors().Where(c => c.IsPublic).ToArray();
+
+    /// <summary>A type the code names with two public constructors: proven order-dependent without a process.</summary>
+    public static ConstructorInfo NamedTwo() => typeof(TwoConstructors).GetConstructors()[0];
+
+    /// <summary>The same with a framework type (StringBuilder has six public constructors), counted in the runtime's assemblies.</summary>
+    public static ConstructorInfo NamedFramework() => typeof(System.Text.StringBuilder).GetConstructors().First();
+
+    public sealed class TwoConstructors
+    {
+        public TwoConstructors(int value) => Value = value;
+
+        public TwoConstructors(string text) => Value = text.Length;
+
+        public int Value { get; }
+    }
 }

@@ -128,7 +128,8 @@ public static class CallSiteScanner
             pick.AppliedTo,
             line?.File,
             line?.Line,
-            pick.Sorted);
+            pick.Sorted,
+            NamedTypeConstructors: pick.NamedTypeConstructors);
     }
 
     private static string OneLine(string s) => s.ReplaceLineEndings(" ");

@@ -108,9 +108,10 @@ internal sealed partial class CtorFlowAnalysis
         string flagsText = kind == KnownCallKind.DeclaredConstructors ? "" : args.Length > 1 ? (flags >= 0 ? $"({((System.Reflection.BindingFlags)flags).ToString().Replace(", ", " | ", StringComparison.Ordinal)})" : "(flags)") : "()";
         string source = kind == KnownCallKind.DeclaredConstructors ? "DeclaredConstructors" : $"GetConstructors{flagsText}";
         string? appliedTo = type is TypeValue t ? t.Name : null;
-        _appliedTo[ins.Offset] = (appliedTo, type is TypeValue tv ? tv.Handle : default);
+        int? count = type is TypeValue known ? _counter.Count(known.Handle, flags) : null;
+        _appliedTo[ins.Offset] = (appliedTo, type is TypeValue tv ? tv.Handle : default, count);
         var list = new CtorList(ins.Offset, kind == KnownCallKind.GetConstructors, null, appliedTo is null ? source : $"typeof({MetadataNames.Short(appliedTo)}).{source}");
-        return (list, type is TypeValue known ? _counter.Count(known.Handle, flags) : null);
+        return (list, count);
     }
 
     /// <summary>Replaces every copy of the list from <paramref name="site"/> (Array.Sort sorts in place).</summary>

@@ -94,8 +94,10 @@ internal sealed partial class CtorFlowAnalysis
         if (list.Filter is { } filter && _lambdas.SelectsAtMostOne(filter.Method))
             return null;
         string pattern = list.Chain + pick + (list.Order is { CanTie: true } ? " (sort key can tie: equal keys keep reflection's order)" : "");
-        (string? name, EntityHandle handle) = _appliedTo.GetValueOrDefault(list.Site);
-        return new CtorPick(_method, Math.Max(list.Site, -1), offset, pattern, name, handle, list.Order is not null);
+        (string? name, EntityHandle handle, int? count) = _appliedTo.GetValueOrDefault(list.Site);
+        // Proven: the code names the type and it has several matching constructors, so which one comes first is reflection's choice.
+        bool proven = count > 1 && list.Order is null && predicate is null && list.Filter is null;
+        return new CtorPick(_method, Math.Max(list.Site, -1), offset, pattern, name, handle, list.Order is not null, proven ? count : null);
     }
 
     private static bool IsElementLoad(ILOpCode op) => op is ILOpCode.Ldelem_ref or ILOpCode.Ldelem or ILOpCode.Ldelema;

@@ -25,7 +25,7 @@ internal sealed partial class CtorFlowAnalysis
     private readonly LambdaInspector _lambdas;
     private readonly CallResolver _calls;
     private readonly Dictionary<int, MethodDefinitionHandle> _cachedLambdas;
-    private readonly Dictionary<int, (string? Name, EntityHandle Handle)> _appliedTo = [];
+    private readonly Dictionary<int, (string? Name, EntityHandle Handle, int? Count)> _appliedTo = [];
     private readonly FlowState?[] _in;
     private readonly ConstructorCounter _counter;
     private readonly List<(int From, int To)> _backEdges = [];
