@@ -71,6 +71,18 @@ public static class SafeSelectors
         return null;
     }
 
+    /// <summary>The loop form of an exact signature: (SerializationInfo, StreamingContext) names one constructor.</summary>
+    public static ConstructorInfo? SerializationConstructorByLoop(Type type)
+    {
+        foreach (ConstructorInfo c in type.GetConstructors(BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic))
+        {
+            ParameterInfo[] p = c.GetParameters();
+            if (p.Length == 2 && p[0].ParameterType == typeof(System.Runtime.Serialization.SerializationInfo) && p[1].ParameterType == typeof(System.Runtime.Serialization.StreamingContext))
+                return c;
+        }
+        return null;
+    }
+
     public sealed class OneConstructor
     {
         public OneConstructor(int value) => Value = value;

@@ -77,6 +77,10 @@ internal sealed partial class CtorFlowAnalysis
                 };
             case KnownCallKind.Other when method.Name == "GetParameters" && first is CtorElement element:
                 return new ParametersValue(element);
+            case KnownCallKind.Other when method.Name == "get_ParameterType" && first is ParameterOfValue { IsType: false } parameter:
+                return parameter with { IsType = true };
+            case KnownCallKind.Other when method.Name is "op_Equality" or "Equals" && args.OfType<ParameterOfValue>().FirstOrDefault(p => p.IsType) is { } typed:
+                return new SignatureTestValue(typed.Element);
             case KnownCallKind.IndexGet when first is CtorList list && args.Length == 2:
                 return new CtorElement(list, _callOffset);
             case KnownCallKind.GetEnumerator when first is CtorList list:
@@ -88,6 +92,10 @@ internal sealed partial class CtorFlowAnalysis
                 bool thenBy = method.Name.StartsWith("ThenBy", StringComparison.Ordinal);
                 bool canTie = thenBy && list.Order is { CanTie: false } ? false : !unique;
                 return list with { IsIndexable = false, Order = new SortKey(method.Name, canTie), Chain = $"{list.Chain}.{method.Name}(key)" };
+            case KnownCallKind.IndexGet when first is ParametersValue parameters:
+                return new ParameterOfValue(parameters.Element, false);
+            case KnownCallKind.Count when first is ParametersValue parameters:
+                return new ParameterCountValue(parameters.Element);
             case KnownCallKind.Count when first is CtorList list:
                 return new LengthValue(list.Site);
             case KnownCallKind.Any when first is CtorList list:

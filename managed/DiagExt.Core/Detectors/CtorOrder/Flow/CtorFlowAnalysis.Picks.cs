@@ -33,7 +33,7 @@ internal sealed partial class CtorFlowAnalysis
             ILOpCode.Leave or ILOpCode.Leave_s or ILOpCode.Br or ILOpCode.Br_s => ReturnedLocal(ins.IntOperand) is int local && local < state.Locals.Length ? state.Locals[local] as CtorElement : null,
             _ => null,
         };
-        return element is null || element.Parameterless || !InLoop(element.Offset) ? null : Judge(element.Offset, state, element.List, " (loop: the first match is returned)", predicate: null);
+        return element is null || element.Unique || !InLoop(element.Offset) ? null : Judge(element.Offset, state, element.List, " (loop: the first match is returned)", predicate: null);
     }
 
     /// <summary>The local that the code at <paramref name="target"/> returns at once ("ldloc k; ret"), if it does.</summary>

@@ -17,7 +17,7 @@ internal abstract record FlowValue
         if (a is CtorList ca && b is CtorList cb && ca.Site == cb.Site)
             return ca.JoinWith(cb);
         if (a is CtorElement ea && b is CtorElement eb && ea.Offset == eb.Offset && ea.List.Site == eb.List.Site)
-            return ea with { List = ea.List.JoinWith(eb.List), Parameterless = ea.Parameterless && eb.Parameterless };
+            return ea with { List = ea.List.JoinWith(eb.List), Unique = ea.Unique && eb.Unique };
         if (a is CtorEnumerator na && b is CtorEnumerator nb && na.List.Site == nb.List.Site)
             return new CtorEnumerator(na.List.JoinWith(nb.List));
         return Unknown;
@@ -64,9 +64,18 @@ internal sealed record CtorEnumerator(CtorList List) : FlowValue;
 /// </summary>
 internal sealed record CtorElement(CtorList List, int Offset) : FlowValue
 {
-    /// <summary>Proven to have no parameters on this path ("if (c.GetParameters().Length == 0) return c;"): a type has one such.</summary>
-    public bool Parameterless { get; init; }
+    /// <summary>
+    /// Matched on this path by what only one constructor can have: no parameters ("if (c.GetParameters().Length == 0)
+    /// return c;") or an exact parameter type ("p[0].ParameterType == typeof(X)"), the loop form of an exact predicate.
+    /// </summary>
+    public bool Unique { get; init; }
 }
+
+/// <summary>One parameter of a loop's element (c.GetParameters()[k]), or its ParameterType.</summary>
+internal sealed record ParameterOfValue(CtorElement Element, bool IsType) : FlowValue;
+
+/// <summary>A boolean that is true when a loop element's parameter type equals a given type.</summary>
+internal sealed record SignatureTestValue(CtorElement Element) : FlowValue;
 
 /// <summary>The parameter count of a loop's element: c.GetParameters().Length.</summary>
 internal sealed record ParameterCountValue(CtorElement Element) : FlowValue;
