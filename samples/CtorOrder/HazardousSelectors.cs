@@ -45,6 +45,19 @@ public static class HazardousSelectors
         return null;
     }
 
+    /// <summary>Keeps the first one-parameter constructor that accepts the argument: ctor(object) and ctor(IEnumerable) both can.</summary>
+    public static ConstructorInfo? FirstAssignableKept(Type type, Type argument)
+    {
+        ConstructorInfo? found = null;
+        foreach (ConstructorInfo c in type.GetConstructors())
+        {
+            ParameterInfo[] p = c.GetParameters();
+            if (found == null && p.Length == 1 && p[0].ParameterType.IsAssignableFrom(argument))
+                found = c;
+        }
+        return found;
+    }
+
     /// <summary>Several constructors can have only optional parameters: the first wins.</summary>
     public static ConstructorInfo? AllOptional(Type type) => type.GetConstructors().FirstOrDefault(c => c.GetParameters().All(p => p.IsOptional));
 

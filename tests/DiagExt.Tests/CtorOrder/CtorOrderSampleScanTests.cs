@@ -21,6 +21,7 @@ public class CtorOrderSampleScanTests
         "CtorOrderSample.HazardousSelectors.FirstPublicLast",
         "CtorOrderSample.HazardousSelectors.MostResolvable",
         "CtorOrderSample.HazardousSelectors.MostResolvableByIndex",
+        "CtorOrderSample.HazardousSelectors.FirstAssignableKept",
         "CtorOrderSample.HazardousSelectors.AllOptional",
         "CtorOrderSample.HazardousSelectors.OneAssignable",
         "CtorOrderSample.HazardousSelectors.Widest",

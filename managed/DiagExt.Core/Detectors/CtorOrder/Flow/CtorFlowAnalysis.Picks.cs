@@ -22,8 +22,8 @@ internal sealed partial class CtorFlowAnalysis
     }
 
     /// <summary>
-    /// "foreach (c in list) if (...) return c;": the first constructor that matches wins, so the list's order decides
-    /// whenever two match. Seen at the ret, or at the leave/br to a "ldloc; ret" the compiler puts after a try.
+    /// "foreach (c in list) if (...) return c;" or "if (found == null && ...) found = c;": the first (or last) constructor
+    /// that matches wins, so the list's order decides whenever two match. Seen at the ret, or at the leave/br to a "ldloc; ret" the compiler puts after a try.
     /// </summary>
     private CtorPick? LoopReturn(IlInstruction ins, FlowState state)
     {
@@ -33,7 +33,7 @@ internal sealed partial class CtorFlowAnalysis
             ILOpCode.Leave or ILOpCode.Leave_s or ILOpCode.Br or ILOpCode.Br_s => ReturnedLocal(ins.IntOperand) is int local && local < state.Locals.Length ? state.Locals[local] as CtorElement : null,
             _ => null,
         };
-        return element is null || element.Unique || !InLoop(element.Offset) ? null : Judge(element.Offset, state, element.List, " (loop: the first match is returned)", predicate: null);
+        return element is null || element.Unique || !InLoop(element.Offset) ? null : Judge(element.Offset, state, element.List, " (loop: the constructor it matched is returned)", predicate: null);
     }
 
     /// <summary>The local that the code at <paramref name="target"/> returns at once ("ldloc k; ret"), if it does.</summary>

@@ -144,6 +144,8 @@ internal sealed partial class CtorFlowAnalysis
                 }));
             case ILOpCode.Ceq or ILOpCode.Cgt or ILOpCode.Cgt_un or ILOpCode.Clt or ILOpCode.Clt_un:
                 return state.WithStack(Push(Pop(stack, 2), CompareResult(op, Peek(stack, 1), Peek(stack, 0))));
+            case ILOpCode.Ldnull:
+                return state.WithStack(Push(stack, NullValue.Instance));
             case ILOpCode.Ldtoken:
                 return state.WithStack(Push(stack, TypeToken(ins.Token)));
             case ILOpCode.Ldftn:

@@ -18,6 +18,9 @@ internal abstract record FlowValue
             return ca.JoinWith(cb);
         if (a is CtorElement ea && b is CtorElement eb && ea.Offset == eb.Offset && ea.List.Site == eb.List.Site)
             return ea with { List = ea.List.JoinWith(eb.List), Unique = ea.Unique && eb.Unique };
+        // "found = null; foreach (...) if (...) found = c; return found;": the loop's choice, or nothing.
+        if ((a, b) is (NullValue, CtorElement) or (CtorElement, NullValue))
+            return a is CtorElement ? a : b;
         if (a is CtorEnumerator na && b is CtorEnumerator nb && na.List.Site == nb.List.Site)
             return new CtorEnumerator(na.List.JoinWith(nb.List));
         return Unknown;
@@ -25,6 +28,12 @@ internal abstract record FlowValue
 }
 
 internal sealed record UnknownValue : FlowValue;
+
+/// <summary>ldnull: "ConstructorInfo found = null" before a loop that may set it.</summary>
+internal sealed record NullValue : FlowValue
+{
+    public static NullValue Instance { get; } = new();
+}
 
 internal sealed record IntValue(int Value) : FlowValue;
 
