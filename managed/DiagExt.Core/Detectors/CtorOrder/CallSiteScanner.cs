@@ -24,8 +24,11 @@ public static class CallSiteScanner
         {
             MetadataReader md = image.Metadata;
             var calls = new CallResolver(md);
-            byte[][] needles = SourceTokens(md, calls).Select(TokenBytes).ToArray();
-            HashSet<MethodDefinitionHandle> takesCtors = TakeConstructors(md);
+            // Wrappers and helpers are only possible where the metadata names ConstructorInfo: most assemblies do not,
+            // and for them no signature needs decoding.
+            var ctorInfo = new ConstructorInfoSignatures(md);
+            byte[][] needles = SourceTokens(md, calls, ctorInfo).Select(TokenBytes).ToArray();
+            HashSet<MethodDefinitionHandle> takesCtors = TakeConstructors(md, ctorInfo);
             if (needles.Length == 0 && takesCtors.Count == 0)
                 return new CallSiteScan([], [], 1, 0);
             var lambdas = new LambdaInspector(image);
@@ -62,28 +65,43 @@ public static class CallSiteScanner
     /// Tokens of the constructor sources: GetConstructors / DeclaredConstructors (member references, or definitions
     /// inside the reflection library itself), and every method that returns constructors (wrappers, here or elsewhere).
     /// </summary>
-    private static IEnumerable<int> SourceTokens(MetadataReader md, CallResolver calls)
+    private static IEnumerable<int> SourceTokens(MetadataReader md, CallResolver calls, ConstructorInfoSignatures ctorInfo)
     {
         foreach (MemberReferenceHandle h in md.MemberReferences)
-            if (IsSource(calls, MetadataTokens.GetToken(h)))
+        {
+            MemberReference m = md.GetMemberReference(h);
+            if (IsSource(md, m.Name, m.Signature, calls, MetadataTokens.GetToken(h), ctorInfo))
                 yield return MetadataTokens.GetToken(h);
+        }
         foreach (MethodDefinitionHandle h in md.MethodDefinitions)
-            if (IsSource(calls, MetadataTokens.GetToken(h)))
+        {
+            MethodDefinition m = md.GetMethodDefinition(h);
+            if (IsSource(md, m.Name, m.Signature, calls, MetadataTokens.GetToken(h), ctorInfo))
                 yield return MetadataTokens.GetToken(h);
+        }
     }
 
-    private static bool IsSource(CallResolver calls, int token) =>
-        calls.Resolve(token) is ({ } method, var kind) && (kind is KnownCallKind.GetConstructors or KnownCallKind.DeclaredConstructors || CtorCollectionTypes.Holds(method.ReturnType));
+    private static bool IsSource(MetadataReader md, StringHandle name, BlobHandle signature, CallResolver calls, int token, ConstructorInfoSignatures ctorInfo)
+    {
+        bool api = md.StringComparer.Equals(name, "GetConstructors") || md.StringComparer.Equals(name, "get_DeclaredConstructors");
+        if (!api && !ctorInfo.May(signature))
+            return false;
+        return calls.Resolve(token) is ({ } method, var kind)
+            && (kind is KnownCallKind.GetConstructors or KnownCallKind.DeclaredConstructors || CtorCollectionTypes.Holds(method.ReturnType));
+    }
 
     /// <summary>Methods with a parameter that holds constructors: helpers that pick from what their caller passed.</summary>
-    private static HashSet<MethodDefinitionHandle> TakeConstructors(MetadataReader md)
+    private static HashSet<MethodDefinitionHandle> TakeConstructors(MetadataReader md, ConstructorInfoSignatures ctorInfo)
     {
         var result = new HashSet<MethodDefinitionHandle>();
+        if (!ctorInfo.Any)
+            return result;
         foreach (MethodDefinitionHandle h in md.MethodDefinitions)
         {
             try
             {
-                if (Signatures.Method(md, md.GetMethodDefinition(h)).ParameterTypes.Any(CtorCollectionTypes.Holds))
+                MethodDefinition m = md.GetMethodDefinition(h);
+                if (ctorInfo.May(m.Signature) && Signatures.Method(md, m).ParameterTypes.Any(CtorCollectionTypes.Holds))
                     result.Add(h);
             }
             catch (Exception e) when (MalformedMetadata.Is(e))

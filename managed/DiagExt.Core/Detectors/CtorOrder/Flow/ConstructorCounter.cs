@@ -21,6 +21,9 @@ internal sealed class ConstructorCounter(MetadataReader md)
     private static readonly string RuntimeDirectory = System.Runtime.InteropServices.RuntimeEnvironment.GetRuntimeDirectory();
     private static readonly ConcurrentDictionary<string, MetadataReader?> RuntimeAssemblies = new(StringComparer.OrdinalIgnoreCase);
 
+    /// <summary>Answers per (assembly, namespace, name, flags): a lookup walks a runtime assembly's type table once.</summary>
+    private static readonly ConcurrentDictionary<(string, string, string, int), int?> RuntimeCounts = new();
+
     public int? Count(EntityHandle type, int flags)
     {
         if (flags < 0 || type.IsNil)
@@ -44,7 +47,8 @@ internal sealed class ConstructorCounter(MetadataReader md)
                     if (reference.ResolutionScope.Kind != HandleKind.AssemblyReference)
                         return null;
                     string assembly = md.GetString(md.GetAssemblyReference((AssemblyReferenceHandle)reference.ResolutionScope).Name);
-                    return InRuntime(assembly, md.GetString(reference.Namespace), md.GetString(reference.Name), flags, 0);
+                    (string, string, string, int) key = (assembly, md.GetString(reference.Namespace), md.GetString(reference.Name), flags);
+                    return RuntimeCounts.GetOrAdd(key, k => InRuntime(k.Item1, k.Item2, k.Item3, k.Item4, 0));
                 default:
                     return null;
             }
