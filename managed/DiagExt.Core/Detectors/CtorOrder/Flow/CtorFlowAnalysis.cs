@@ -64,6 +64,9 @@ internal sealed partial class CtorFlowAnalysis
 
     private void RunToFixpoint()
     {
+        // An empty body (invalid, but a helper taking a constructor list is analysed whatever its IL holds) has no picks.
+        if (_code.Length == 0)
+            return;
         MethodDefinition def = _md.GetMethodDefinition(_method);
         int argCount = Signatures.Method(_md, def).ParameterTypes.Length + ((def.Attributes & System.Reflection.MethodAttributes.Static) == 0 ? 1 : 0);
         int localCount = LocalCount();
