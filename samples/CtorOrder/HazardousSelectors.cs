@@ -25,4 +25,75 @@ public static class HazardousSelectors
         var constructors = type.GetConstructors().Where(c => c.IsPublic).ToList();
         return constructors.Count > 0 ? constructors[constructors.Count > 1 ? 0 : 0] : null;
     }
+
+    /// <summary>The common DI-container selector: the most parameters that resolve; equal counts keep reflection's order.</summary>
+    public static ConstructorInfo? MostResolvable(Type type, Func<Type, bool> canResolve)
+    {
+        foreach (ConstructorInfo c in type.GetConstructors().OrderByDescending(c => c.GetParameters().Length))
+            if (c.GetParameters().All(p => canResolve(p.ParameterType)))
+                return c;
+        return null;
+    }
+
+    /// <summary>The same with a for loop and an index over the sorted array.</summary>
+    public static ConstructorInfo? MostResolvableByIndex(Type type, Func<Type, bool> canResolve)
+    {
+        ConstructorInfo[] sorted = type.GetConstructors().OrderByDescending(c => c.GetParameters().Length).ToArray();
+        for (int i = 0; i < sorted.Length; i++)
+            if (sorted[i].GetParameters().All(p => canResolve(p.ParameterType)))
+                return sorted[i];
+        return null;
+    }
+
+    /// <summary>Keeps the first one-parameter constructor that accepts the argument: ctor(object) and ctor(IEnumerable) both can.</summary>
+    public static ConstructorInfo? FirstAssignableKept(Type type, Type argument)
+    {
+        ConstructorInfo? found = null;
+        foreach (ConstructorInfo c in type.GetConstructors())
+        {
+            ParameterInfo[] p = c.GetParameters();
+            if (found == null && p.Length == 1 && p[0].ParameterType.IsAssignableFrom(argument))
+                found = c;
+        }
+        return found;
+    }
+
+    /// <summary>Several constructors can have only optional parameters: the first wins.</summary>
+    public static ConstructorInfo? AllOptional(Type type) => type.GetConstructors().FirstOrDefault(c => c.GetParameters().All(p => p.IsOptional));
+
+    /// <summary>ctor(IDisposable) and ctor(object) both accept a Stream: the first wins.</summary>
+    public static ConstructorInfo OneAssignable(Type type, Type argument) =>
+        type.GetConstructors().First(c => c.GetParameters().Length == 1 && c.GetParameters()[0].ParameterType.IsAssignableFrom(argument));
+
+    /// <summary>Aggregate over the parameter count keeps the first of equal counts.</summary>
+    public static ConstructorInfo Widest(Type type) =>
+        type.GetConstructors().Aggregate((a, b) => b.GetParameters().Length > a.GetParameters().Length ? b : a);
+
+#if NET6_0_OR_GREATER
+    /// <summary>MaxBy keeps the first of equal keys.</summary>
+    public static ConstructorInfo? Greedy(Type type) => type.GetConstructors().MaxBy(c => c.GetParameters().Length);
+#endif
+
+    /// <summary>A helper that picks by position from the list its caller passes.</summary>
+    public static ConstructorInfo FirstOfGiven(ConstructorInfo[] constructors) => constructors[0];
+
+    /// <summary>A wrapper's list, taken first by its caller.</summary>
+    public static ConstructorInfo FirstOfWrapped(Type type) => PublicConstructors(type).First();
+
+    private static ConstructorInfo[] PublicConstructors(Type type) => type.GetConstructors().Where(c => c.IsPublic).ToArray();
+
+    /// <summary>A type the code names with two public constructors: proven order-dependent without a process.</summary>
+    public static ConstructorInfo NamedTwo() => typeof(TwoConstructors).GetConstructors()[0];
+
+    /// <summary>The same with a framework type (StringBuilder has six public constructors), counted in the runtime's assemblies.</summary>
+    public static ConstructorInfo NamedFramework() => typeof(System.Text.StringBuilder).GetConstructors().First();
+
+    public sealed class TwoConstructors
+    {
+        public TwoConstructors(int value) => Value = value;
+
+        public TwoConstructors(string text) => Value = text.Length;
+
+        public int Value { get; }
+    }
 }

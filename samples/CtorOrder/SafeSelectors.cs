@@ -51,6 +51,38 @@ public static class SafeSelectors
         ? typeof(OneConstructor).GetConstructors()[0]
         : throw new InvalidOperationException();
 
+    /// <summary>Exact parameter types: at most one constructor matches, whether the predicate is given to Where or to FirstOrDefault.</summary>
+    public static ConstructorInfo? ExactTypesWhere(Type type, Type[] types) =>
+        type.GetConstructors().Where(c => types.SequenceEqual(c.GetParameters().Select(p => p.ParameterType))).FirstOrDefault();
+
+    public static ConstructorInfo? ExactTypesFirst(Type type, Type[] types) =>
+        type.GetConstructors().FirstOrDefault(c => types.SequenceEqual(c.GetParameters().Select(p => p.ParameterType)));
+
+    /// <summary>A framework type with one public constructor, resolved in the runtime's own assemblies.</summary>
+    public static ConstructorInfo ReadOnlyDictionaryOf(Type key, Type value) =>
+        typeof(System.Collections.ObjectModel.ReadOnlyDictionary<,>).MakeGenericType(key, value).GetConstructors()[0];
+
+    /// <summary>A loop that returns the one with no parameters: a type has at most one.</summary>
+    public static ConstructorInfo? ParameterlessByLoop(Type type)
+    {
+        foreach (ConstructorInfo c in type.GetConstructors())
+            if (c.GetParameters().Length == 0)
+                return c;
+        return null;
+    }
+
+    /// <summary>The loop form of an exact signature: (SerializationInfo, StreamingContext) names one constructor.</summary>
+    public static ConstructorInfo? SerializationConstructorByLoop(Type type)
+    {
+        foreach (ConstructorInfo c in type.GetConstructors(BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic))
+        {
+            ParameterInfo[] p = c.GetParameters();
+            if (p.Length == 2 && p[0].ParameterType == typeof(System.Runtime.Serialization.SerializationInfo) && p[1].ParameterType == typeof(System.Runtime.Serialization.StreamingContext))
+                return c;
+        }
+        return null;
+    }
+
     public sealed class OneConstructor
     {
         public OneConstructor(int value) => Value = value;

@@ -14,7 +14,8 @@ public static class AssemblySources
 
     public const int MaxEntries = 20_000;
 
-    public sealed record Opened(IReadOnlyList<AssemblyImage> Images, int NotManaged, IReadOnlyList<string> Problems);
+    /// <param name="NotManaged">Files (or package entries) that are not managed assemblies: native DLLs, other data.</param>
+    public sealed record Opened(IReadOnlyList<AssemblyImage> Images, IReadOnlyList<string> NotManaged, IReadOnlyList<string> Problems);
 
     public static Opened Open(string path)
     {
@@ -22,22 +23,22 @@ public static class AssemblySources
             return OpenPackage(path);
         try
         {
-            return new([AssemblyImage.Open(path)], 0, []);
+            return new([AssemblyImage.Open(path)], [], []);
         }
         catch (BadImageFormatException)
         {
-            return new([], 1, []);
+            return new([], [path], []);
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
-            return new([], 0, [$"{path}: cannot read: {e.Message}"]);
+            return new([], [], [$"{path}: cannot read: {e.Message}"]);
         }
     }
 
     private static Opened OpenPackage(string path)
     {
         var images = new List<AssemblyImage>();
-        int notManaged = 0;
+        var notManaged = new List<string>();
         var problems = new List<string>();
         try
         {
@@ -61,7 +62,7 @@ public static class AssemblySources
                 }
                 catch (BadImageFormatException)
                 {
-                    notManaged++;
+                    notManaged.Add($"{path}!{entry.FullName}");
                 }
             }
         }

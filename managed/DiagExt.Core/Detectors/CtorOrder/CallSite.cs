@@ -16,9 +16,13 @@ public sealed record CallSite(
     string? AppliedTo,
     string? SourceFile,
     int? SourceLine,
-    bool SortedFirst = false)
+    bool SortedFirst = false,
+    IReadOnlyList<string>? AlsoIn = null,
+    int? NamedTypeConstructors = null)
 {
     // SortedFirst: the list was sorted before the pick; a reordered type then matters only where two keys tie.
+    // NamedTypeConstructors: the type named in the code has that many matching constructors (more than one): proven.
+    // AlsoIn: the other files holding the same assembly's same pick (one package, several target frameworks).
 
     /// <summary>"Type.Method(...) IL_0012 (File.cs:42)" for one-line reports.</summary>
     public string Location => $"{Method} IL_{IlOffset:x4}{(SourceFile is null ? "" : $" ({Path.GetFileName(SourceFile)}:{SourceLine})")}";

@@ -24,8 +24,12 @@ public static class CallSiteScanner
         {
             MetadataReader md = image.Metadata;
             var calls = new CallResolver(md);
-            byte[][] needles = SourceTokens(md, calls).Select(TokenBytes).ToArray();
-            if (needles.Length == 0)
+            // Wrappers and helpers are only possible where the metadata names ConstructorInfo: most assemblies do not,
+            // and for them no signature needs decoding.
+            var ctorInfo = new ConstructorInfoSignatures(md);
+            byte[][] needles = SourceTokens(md, calls, ctorInfo).Select(TokenBytes).ToArray();
+            HashSet<MethodDefinitionHandle> takesCtors = TakeConstructors(md, ctorInfo);
+            if (needles.Length == 0 && takesCtors.Count == 0)
                 return new CallSiteScan([], [], 1, 0);
             var lambdas = new LambdaInspector(image);
             foreach (MethodDefinitionHandle handle in md.MethodDefinitions)
@@ -36,7 +40,7 @@ public static class CallSiteScanner
                     if (image.Body(handle) is not { } body)
                         continue;
                     byte[] il = body.GetILBytes() ?? [];
-                    if (!ContainsCall(il, needles))
+                    if (!takesCtors.Contains(handle) && !ContainsCall(il, needles))
                         continue;
                     analysed++;
                     IlInstruction[] code = IlDecoder.Decode(il);
@@ -57,21 +61,55 @@ public static class CallSiteScanner
         return new CallSiteScan(sites, problems, 1, analysed);
     }
 
-    /// <summary>Tokens (member references, or definitions inside the reflection library itself) of the constructor sources.</summary>
-    private static IEnumerable<int> SourceTokens(MetadataReader md, CallResolver calls)
+    /// <summary>
+    /// Tokens of the constructor sources: GetConstructors / DeclaredConstructors (member references, or definitions
+    /// inside the reflection library itself), and every method that returns constructors (wrappers, here or elsewhere).
+    /// </summary>
+    private static IEnumerable<int> SourceTokens(MetadataReader md, CallResolver calls, ConstructorInfoSignatures ctorInfo)
     {
         foreach (MemberReferenceHandle h in md.MemberReferences)
         {
-            string name = md.GetString(md.GetMemberReference(h).Name);
-            if (name is "GetConstructors" or "get_DeclaredConstructors" && calls.Resolve(MetadataTokens.GetToken(h)).Kind is KnownCallKind.GetConstructors or KnownCallKind.DeclaredConstructors)
+            MemberReference m = md.GetMemberReference(h);
+            if (IsSource(md, m.Name, m.Signature, calls, MetadataTokens.GetToken(h), ctorInfo))
                 yield return MetadataTokens.GetToken(h);
         }
         foreach (MethodDefinitionHandle h in md.MethodDefinitions)
         {
-            string name = md.GetString(md.GetMethodDefinition(h).Name);
-            if (name is "GetConstructors" or "get_DeclaredConstructors" && calls.Resolve(MetadataTokens.GetToken(h)).Kind is KnownCallKind.GetConstructors or KnownCallKind.DeclaredConstructors)
+            MethodDefinition m = md.GetMethodDefinition(h);
+            if (IsSource(md, m.Name, m.Signature, calls, MetadataTokens.GetToken(h), ctorInfo))
                 yield return MetadataTokens.GetToken(h);
         }
+    }
+
+    private static bool IsSource(MetadataReader md, StringHandle name, BlobHandle signature, CallResolver calls, int token, ConstructorInfoSignatures ctorInfo)
+    {
+        bool api = md.StringComparer.Equals(name, "GetConstructors") || md.StringComparer.Equals(name, "get_DeclaredConstructors");
+        if (!api && !ctorInfo.May(signature))
+            return false;
+        return calls.Resolve(token) is ({ } method, var kind)
+            && (kind is KnownCallKind.GetConstructors or KnownCallKind.DeclaredConstructors || CtorCollectionTypes.Holds(method.ReturnType));
+    }
+
+    /// <summary>Methods with a parameter that holds constructors: helpers that pick from what their caller passed.</summary>
+    private static HashSet<MethodDefinitionHandle> TakeConstructors(MetadataReader md, ConstructorInfoSignatures ctorInfo)
+    {
+        var result = new HashSet<MethodDefinitionHandle>();
+        if (!ctorInfo.Any)
+            return result;
+        foreach (MethodDefinitionHandle h in md.MethodDefinitions)
+        {
+            try
+            {
+                MethodDefinition m = md.GetMethodDefinition(h);
+                if (ctorInfo.May(m.Signature) && Signatures.Method(md, m).ParameterTypes.Any(CtorCollectionTypes.Holds))
+                    result.Add(h);
+            }
+            catch (Exception e) when (MalformedMetadata.Is(e))
+            {
+                // A signature that does not decode: the method's own analysis reports it if it has a source call.
+            }
+        }
+        return result;
     }
 
     private static byte[] TokenBytes(int token) => BitConverter.GetBytes(token);
@@ -108,7 +146,8 @@ public static class CallSiteScanner
             pick.AppliedTo,
             line?.File,
             line?.Line,
-            pick.Sorted);
+            pick.Sorted,
+            NamedTypeConstructors: pick.NamedTypeConstructors);
     }
 
     private static string OneLine(string s) => s.ReplaceLineEndings(" ");

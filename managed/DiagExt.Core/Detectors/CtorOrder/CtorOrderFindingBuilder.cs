@@ -12,18 +12,24 @@ internal static class CtorOrderFindingBuilder
         // A sort before the pick hides reflection's order unless two keys tie, which the dump cannot tell:
         // reordered types are then listed, but the finding stays a warning.
         bool proven = reordered.Count > 0 && !site.SortedFirst;
+        // Without a process: a type the code names with several matching constructors is a hazard on its own.
+        bool named = !proven && site.NamedTypeConstructors > 1;
         string where = $"{MetadataNames.Short(site.Type)}.{MethodName(site.Method)}";
         var evidence = new List<Markup>
         {
-            Markup.Text($"code: {site.Pattern} at IL_{site.IlOffset:x4} (list from IL_{site.SourceCallIlOffset:x4})"),
+            Markup.Text($"code: {site.Pattern} at IL_{site.IlOffset:x4} ({(site.SourceCallIlOffset < 0 ? "list passed in as a parameter" : $"list from IL_{site.SourceCallIlOffset:x4}")})"),
             Markup.Text($"method: {site.Method} (token 0x{site.MethodToken:x8})"),
             Markup.Text($"assembly: {site.Assembly} ({site.AssemblyPath})"),
         };
+        if (site.AlsoIn is { Count: > 0 } also)
+            evidence.Add(Markup.Text($"also in: {string.Join(", ", also)}"));
         if (site.SourceFile is not null)
             evidence.Add(Markup.Text($"source: {site.SourceFile}:{site.SourceLine}"));
         if (site.AppliedTo is not null)
             evidence.Add(Markup.Text($"applied to: {site.AppliedTo} (named in the code)"));
-        if (!proven)
+        if (named)
+            evidence.Add(Markup.Text($"why a hazard: {site.AppliedTo} has {site.NamedTypeConstructors} constructors that match, and index 0 is whichever reflection lists first"));
+        else if (!proven)
             evidence.Add(Markup.Text($"why a warning: {CtorOrderAdvice.WhyWarning}"));
         if (reordered.Count > 0 && !proven)
             evidence.Add(Markup.Text("sorted before the pick: the types below reach it in another order only if two of their sort keys tie"));
@@ -35,7 +41,7 @@ internal static class CtorOrderFindingBuilder
         return new CtorOrderFinding
         {
             Kind = proven ? CtorOrderFinding.KindProven : CtorOrderFinding.KindCallSite,
-            Level = proven ? Findings.FindingSeverity.Hazard : Findings.FindingSeverity.Warning,
+            Level = proven || named ? Findings.FindingSeverity.Hazard : Findings.FindingSeverity.Warning,
             Title = proven
                 ? $"{where} takes {site.Pattern} and {reordered.Count} type(s) it builds have a different first constructor here"
                 : $"{where} takes a constructor by position: {site.Pattern}",

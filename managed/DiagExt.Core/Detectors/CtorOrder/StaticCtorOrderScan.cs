@@ -21,13 +21,13 @@ public static class StaticCtorOrderScan
             throw new DiagExtException($"{string.Join(" ", patterns)}: matches no .dll, .exe or .nupkg");
 
         CallSiteScan scan = CallSiteScan.Empty;
-        int notManaged = 0;
+        var notManaged = new List<string>();
         var problems = new List<string>();
         foreach (string file in files)
         {
             cancellation.ThrowIfCancellationRequested();
             AssemblySources.Opened opened = AssemblySources.Open(file);
-            notManaged += opened.NotManaged;
+            notManaged.AddRange(opened.NotManaged);
             problems.AddRange(opened.Problems);
             foreach (AssemblyImage image in opened.Images)
             {
@@ -36,14 +36,35 @@ public static class StaticCtorOrderScan
             }
         }
         problems.AddRange(scan.Problems);
+        if (scan.Assemblies == 0)
+            throw new DiagExtException($"{Describe(patterns)}: no managed assembly among {files.Count:N0} files{(notManaged.Count > 0 ? $" (not managed: {Names(notManaged)})" : "")}{(problems.Count > 0 ? $" ({Names(problems)})" : "")}");
 
-        IReadOnlyList<Finding> findings = scan.Sites.Select(s => (Finding)CtorOrderFindingBuilder.ForCallSite(s, [])).ToList();
-        string name = $"{scan.Assemblies:N0} assemblies scanned from {files.Count:N0} files ({Describe(patterns)}){(notManaged > 0 ? $", {notManaged:N0} native files skipped" : "")}, {scan.MethodsAnalysed:N0} methods analysed";
-        string? note = problems.Count == 0 ? null : $"{problems.Count} unreadable: {string.Join("; ", problems.Take(5))}{(problems.Count > 5 ? "; ..." : "")}";
+        IReadOnlyList<Finding> findings = OnePerSite(scan.Sites).Select(s => (Finding)CtorOrderFindingBuilder.ForCallSite(s, [])).ToList();
+        string name = $"{scan.Assemblies:N0} assemblies scanned from {files.Count:N0} files ({Describe(patterns)}){(notManaged.Count > 0 ? $", {notManaged.Count:N0} native files skipped" : "")}, {scan.MethodsAnalysed:N0} methods analysed";
+        var notes = new List<string>();
+        if (notManaged.Count > 0)
+            notes.Add($"skipped (not managed): {Names(notManaged)}");
+        if (problems.Count > 0)
+            notes.Add($"{problems.Count} unreadable: {Names(problems)}");
+        string? note = notes.Count == 0 ? null : string.Join("; ", notes);
         var summary = new TargetSummary(name, TargetKind.Assemblies, "", "", null, 0, RuntimeStatus.NotPresent, null, null);
         var outcome = new DetectorOutcome(CtorOrderDetector.CommandName, DetectorStatus.Ran, note, findings, watch.Elapsed);
         return new AnalysisReport(summary, [outcome], null, watch.Elapsed);
     }
+
+    /// <summary>
+    /// One finding per pick: the same assembly under several target frameworks (lib/net8.0, lib/netstandard2.0...)
+    /// holds the same method with the same pattern; it is reported once, naming the other files.
+    /// </summary>
+    private static IEnumerable<CallSite> OnePerSite(IReadOnlyList<CallSite> sites) =>
+        sites.GroupBy(s => (s.Assembly, s.Method, s.Pattern)).Select(g =>
+        {
+            string[] others = g.Select(s => s.AssemblyPath).Distinct().Where(p => p != g.First().AssemblyPath).ToArray();
+            return others.Length == 0 ? g.First() : g.First() with { AlsoIn = others };
+        });
+
+    private static string Names(IReadOnlyList<string> names) =>
+        names.Count <= 5 ? string.Join(", ", names) : $"{string.Join(", ", names.Take(5))} and {names.Count - 5} more";
 
     private static string Describe(IReadOnlyList<string> patterns) => patterns.Count <= 3 ? string.Join(" ", patterns) : $"{string.Join(" ", patterns.Take(3))} ...";
 }

@@ -7,7 +7,11 @@ namespace DiagExt.Core.Detectors.CtorOrder.Flow;
 /// <summary>Calls: where constructor lists come from and what each known step does to them.</summary>
 internal sealed partial class CtorFlowAnalysis
 {
-    private const int PublicFlag = 16, NonPublicFlag = 32, InstanceFlag = 4, StaticFlag = 8;
+    private const int PublicFlag = ConstructorCounter.PublicFlag, NonPublicFlag = ConstructorCounter.NonPublicFlag;
+    private const int InstanceFlag = ConstructorCounter.InstanceFlag, StaticFlag = ConstructorCounter.StaticFlag;
+
+    /// <summary>The IL offset of the call being interpreted, for the values it makes.</summary>
+    private int _callOffset;
 
     private FlowState Call(IlInstruction ins, FlowState state)
     {
@@ -21,6 +25,7 @@ internal sealed partial class CtorFlowAnalysis
         for (int i = 0; i < argCount; i++)
             args[argCount - 1 - i] = Peek(stack, i);
         FlowValue[] rest = Pop(stack, argCount);
+        _callOffset = ins.Offset;
 
         if (kind == KnownCallKind.Sort && args.Length > 0 && args[0] is CtorList sorted)
             return Replace(state.WithStack(rest), sorted.Site, sorted with { Order = new SortKey("Sort", true), Chain = sorted.Chain + ".Sort()" });
@@ -34,6 +39,15 @@ internal sealed partial class CtorFlowAnalysis
         FlowValue result = isNewobj ? NewObject(method, kind, args) : Result(method, kind, args);
         if (method.ReturnsVoid && !isNewobj)
             return state.WithStack(rest);
+        if (result is UnknownValue && !isNewobj && CtorCollectionTypes.Holds(method.ReturnType))
+        {
+            // A method that hands back constructors (a wrapper around GetConstructors, in this assembly or another):
+            // whatever order it made, nothing here proves it cannot matter.
+            // Given a type the code names, it returns some of that type's constructors: at most all of them.
+            var returned = new CtorList(ins.Offset, CtorCollectionTypes.IsIndexable(method.ReturnType), null, $"{MetadataNames.Short(method.DeclaringType)}.{method.Name}()");
+            int? all = args.OfType<TypeValue>().Select(t => _counter.Count(t.Handle, ConstructorCounter.AllFlags)).FirstOrDefault();
+            return state.WithRange(ins.Offset, all is int n ? new LengthRange(0, n) : LengthRange.Any, Push(rest, returned));
+        }
         return state.WithStack(Push(rest, result));
     }
 
@@ -55,12 +69,33 @@ internal sealed partial class CtorFlowAnalysis
             case KnownCallKind.TypeFromHandle or KnownCallKind.TypeInfo:
                 return first is TypeValue ? first : FlowValue.Unknown;
             case KnownCallKind.PassThrough when first is CtorList list:
-                return list with { IsIndexable = method.Name is "ToArray" or "ToList", Chain = $"{list.Chain}.{method.Name}({Describe(args.Skip(1))})" };
+                return list with
+                {
+                    IsIndexable = method.Name is "ToArray" or "ToList",
+                    Chain = $"{list.Chain}.{method.Name}({Describe(args.Skip(1))})",
+                    Filter = method.Name == "Where" && args.Length == 2 && args[1] is MethodValue where ? where : list.Filter,
+                };
+            case KnownCallKind.Other when method.Name == "GetParameters" && first is CtorElement element:
+                return new ParametersValue(element);
+            case KnownCallKind.Other when method.Name == "get_ParameterType" && first is ParameterOfValue { IsType: false } parameter:
+                return parameter with { IsType = true };
+            case KnownCallKind.Other when method.Name is "op_Equality" or "Equals" && args.OfType<ParameterOfValue>().FirstOrDefault(p => p.IsType) is { } typed:
+                return new SignatureTestValue(typed.Element);
+            case KnownCallKind.IndexGet when first is CtorList list && args.Length == 2:
+                return new CtorElement(list, _callOffset);
+            case KnownCallKind.GetEnumerator when first is CtorList list:
+                return new CtorEnumerator(list);
+            case KnownCallKind.Current when first is CtorEnumerator enumerator:
+                return new CtorElement(enumerator.List, _callOffset);
             case KnownCallKind.OrderBy when first is CtorList list:
                 bool unique = args[1] is MethodValue key && _lambdas.KeyIsUnique(key.Method);
                 bool thenBy = method.Name.StartsWith("ThenBy", StringComparison.Ordinal);
                 bool canTie = thenBy && list.Order is { CanTie: false } ? false : !unique;
                 return list with { IsIndexable = false, Order = new SortKey(method.Name, canTie), Chain = $"{list.Chain}.{method.Name}(key)" };
+            case KnownCallKind.IndexGet when first is ParametersValue parameters:
+                return new ParameterOfValue(parameters.Element, false);
+            case KnownCallKind.Count when first is ParametersValue parameters:
+                return new ParameterCountValue(parameters.Element);
             case KnownCallKind.Count when first is CtorList list:
                 return new LengthValue(list.Site);
             case KnownCallKind.Any when first is CtorList list:
@@ -81,31 +116,10 @@ internal sealed partial class CtorFlowAnalysis
         string flagsText = kind == KnownCallKind.DeclaredConstructors ? "" : args.Length > 1 ? (flags >= 0 ? $"({((System.Reflection.BindingFlags)flags).ToString().Replace(", ", " | ", StringComparison.Ordinal)})" : "(flags)") : "()";
         string source = kind == KnownCallKind.DeclaredConstructors ? "DeclaredConstructors" : $"GetConstructors{flagsText}";
         string? appliedTo = type is TypeValue t ? t.Name : null;
-        _appliedTo[ins.Offset] = (appliedTo, type is TypeValue tv ? tv.Handle : default);
+        int? count = type is TypeValue known ? _counter.Count(known.Handle, flags) : null;
+        _appliedTo[ins.Offset] = (appliedTo, type is TypeValue tv ? tv.Handle : default, count);
         var list = new CtorList(ins.Offset, kind == KnownCallKind.GetConstructors, null, appliedTo is null ? source : $"typeof({MetadataNames.Short(appliedTo)}).{source}");
-        return (list, type is TypeValue known ? CountConstructors(known.Handle, flags) : null);
-    }
-
-    /// <summary>How many constructors of a type defined in this assembly match the binding flags; null when unknown.</summary>
-    private int? CountConstructors(EntityHandle type, int flags)
-    {
-        if (type.Kind != HandleKind.TypeDefinition || flags < 0)
-            return null;
-        int count = 0;
-        foreach (MethodDefinitionHandle h in _md.GetTypeDefinition((TypeDefinitionHandle)type).GetMethods())
-        {
-            MethodDefinition m = _md.GetMethodDefinition(h);
-            string name = _md.GetString(m.Name);
-            bool isStatic = (m.Attributes & MethodAttributes.Static) != 0;
-            if (name is not (".ctor" or ".cctor"))
-                continue;
-            bool isPublic = (m.Attributes & MethodAttributes.MemberAccessMask) == MethodAttributes.Public;
-            bool accessOk = isPublic ? (flags & PublicFlag) != 0 : (flags & NonPublicFlag) != 0;
-            bool kindOk = isStatic ? (flags & StaticFlag) != 0 : (flags & InstanceFlag) != 0;
-            if (accessOk && kindOk)
-                count++;
-        }
-        return count;
+        return (list, count);
     }
 
     /// <summary>Replaces every copy of the list from <paramref name="site"/> (Array.Sort sorts in place).</summary>

@@ -8,27 +8,56 @@ internal sealed partial class CtorFlowAnalysis
 {
     private IReadOnlyList<CtorPick> CollectPicks()
     {
-        var picks = new List<CtorPick>();
+        // Keyed by the picking instruction: a loop's element returned on two paths is one pick.
+        var picks = new Dictionary<int, CtorPick>();
         for (int i = 0; i < _code.Length; i++)
         {
             if (_in[i] is not { } state)
                 continue;
             IlInstruction ins = _code[i];
-            if (Pick(ins, state) is { } pick)
-                picks.Add(pick);
+            if ((Pick(ins, state) ?? LoopReturn(ins, state)) is { } pick)
+                picks.TryAdd(pick.PickOffset, pick);
         }
-        return picks;
+        return picks.Values.OrderBy(p => p.PickOffset).ToList();
+    }
+
+    /// <summary>
+    /// "foreach (c in list) if (...) return c;" or "if (found == null && ...) found = c;": the first (or last) constructor
+    /// that matches wins, so the list's order decides whenever two match. Seen at the ret, or at the leave/br to a "ldloc; ret" the compiler puts after a try.
+    /// </summary>
+    private CtorPick? LoopReturn(IlInstruction ins, FlowState state)
+    {
+        CtorElement? element = ins.OpCode switch
+        {
+            ILOpCode.Ret => state.Stack.Length == 1 ? state.Stack[0] as CtorElement : null,
+            ILOpCode.Leave or ILOpCode.Leave_s or ILOpCode.Br or ILOpCode.Br_s => ReturnedLocal(ins.IntOperand) is int local && local < state.Locals.Length ? state.Locals[local] as CtorElement : null,
+            _ => null,
+        };
+        return element is null || element.Unique || !InLoop(element.Offset) ? null : Judge(element.Offset, state, element.List, " (loop: the constructor it matched is returned)", predicate: null);
+    }
+
+    /// <summary>The local that the code at <paramref name="target"/> returns at once ("ldloc k; ret"), if it does.</summary>
+    private int? ReturnedLocal(int target)
+    {
+        if (!_indexOf.TryGetValue(target, out int i) || i + 1 >= _code.Length || _code[i + 1].OpCode != ILOpCode.Ret)
+            return null;
+        return _code[i].OpCode switch
+        {
+            ILOpCode.Ldloc_0 or ILOpCode.Ldloc_1 or ILOpCode.Ldloc_2 or ILOpCode.Ldloc_3 => _code[i].OpCode - ILOpCode.Ldloc_0,
+            ILOpCode.Ldloc or ILOpCode.Ldloc_s => _code[i].IntOperand,
+            _ => null,
+        };
     }
 
     private CtorPick? Pick(IlInstruction ins, FlowState state)
     {
         FlowValue[] stack = state.Stack;
         if (IsElementLoad(ins.OpCode) && stack.Length >= 2 && Peek(stack, 1) is CtorList array && Peek(stack, 0) is IntValue index)
-            return Judge(ins, state, array, $"[{index.Value}]", predicate: null);
+            return Judge(ins.Offset, state, array, $"[{index.Value}]", predicate: null);
         if (ins.OpCode is not (ILOpCode.Call or ILOpCode.Callvirt))
             return null;
         (MethodReference? method, KnownCallKind kind) = _calls.Resolve(ins.Token);
-        if (method is null || kind is not (KnownCallKind.PickEnd or KnownCallKind.ElementAt or KnownCallKind.IndexGet))
+        if (method is null || kind is not (KnownCallKind.PickEnd or KnownCallKind.ElementAt or KnownCallKind.IndexGet or KnownCallKind.PickBy))
             return null;
         int argCount = method.ParameterCount + (method.HasThis ? 1 : 0);
         if (stack.Length < argCount || argCount == 0)
@@ -38,26 +67,37 @@ internal sealed partial class CtorFlowAnalysis
             return null;
         switch (kind)
         {
+            case KnownCallKind.PickBy:
+                // MaxBy/MinBy keep the first of equal keys; Aggregate's "a >= b ? a : b" too. A key that reads MetadataToken cannot tie.
+                bool unique = Peek(stack, 0) is MethodValue key && _lambdas.KeyIsUnique(key.Method);
+                return Judge(ins.Offset, state, list with { Order = new SortKey(method.Name, !unique) }, $".{method.Name}(key)", predicate: null);
             case KnownCallKind.PickEnd:
                 FlowValue? predicate = argCount > 1 ? Peek(stack, 0) : null;
-                return Judge(ins, state, list, $".{method.Name}({(predicate is null ? "" : "predicate")})", predicate);
+                return Judge(ins.Offset, state, list, $".{method.Name}({(predicate is null ? "" : "predicate")})", predicate);
             default:
                 if (Peek(stack, 0) is not IntValue position)
                     return null; // a loop over the list visits every constructor
-                return Judge(ins, state, list, kind == KnownCallKind.IndexGet ? $"[{position.Value}]" : $".{method.Name}({position.Value})", predicate: null);
+                return Judge(ins.Offset, state, list, kind == KnownCallKind.IndexGet ? $"[{position.Value}]" : $".{method.Name}({position.Value})", predicate: null);
         }
     }
 
-    /// <summary>A hazard unless the length is proven at most one, the sort key is unique, or a predicate picks by signature.</summary>
-    private CtorPick? Judge(IlInstruction ins, FlowState state, CtorList list, string pick, FlowValue? predicate)
+    /// <summary>
+    /// A hazard unless the length is proven at most one, the sort key is unique, or a predicate (given to the pick
+    /// or to a Where() before it: the same thing) matches at most one constructor.
+    /// </summary>
+    private CtorPick? Judge(int offset, FlowState state, CtorList list, string pick, FlowValue? predicate)
     {
         if (state.RangeOf(list.Site).AtMostOne || !list.OrderMatters)
             return null;
-        if (predicate is not null && list.Order is null && predicate is MethodValue lambda && _lambdas.PicksBySignature(lambda.Method))
+        if (predicate is MethodValue lambda && _lambdas.SelectsAtMostOne(lambda.Method))
+            return null;
+        if (list.Filter is { } filter && _lambdas.SelectsAtMostOne(filter.Method))
             return null;
         string pattern = list.Chain + pick + (list.Order is { CanTie: true } ? " (sort key can tie: equal keys keep reflection's order)" : "");
-        (string? name, EntityHandle handle) = _appliedTo.GetValueOrDefault(list.Site);
-        return new CtorPick(_method, list.Site, ins.Offset, pattern, name, handle, list.Order is not null);
+        (string? name, EntityHandle handle, int? count) = _appliedTo.GetValueOrDefault(list.Site);
+        // Proven: the code names the type and it has several matching constructors, so which one comes first is reflection's choice.
+        bool proven = count > 1 && list.Order is null && predicate is null && list.Filter is null;
+        return new CtorPick(_method, Math.Max(list.Site, -1), offset, pattern, name, handle, list.Order is not null, proven ? count : null);
     }
 
     private static bool IsElementLoad(ILOpCode op) => op is ILOpCode.Ldelem_ref or ILOpCode.Ldelem or ILOpCode.Ldelema;

@@ -27,6 +27,22 @@ internal sealed partial class CtorFlowAnalysis
             {
                 FlowValue value = Peek(stack, 0);
                 FlowValue[] rest = Pop(stack, 1);
+                // "Length == 0" holds on the zero edge, a parameter type test on the true edge: there the element is unique.
+                (CtorElement? tested, bool uniqueWhenTrue) = value switch
+                {
+                    ParameterCountValue count => (count.Element, false),
+                    SignatureTestValue signature => (signature.Element, true),
+                    _ => (null, false),
+                };
+                if (tested is not null)
+                {
+                    bool jumpsOnTrue = op is ILOpCode.Brtrue or ILOpCode.Brtrue_s;
+                    FlowState unique = MarkUnique(state.WithStack(rest), tested);
+                    yield return (IndexAt(ins.IntOperand), jumpsOnTrue == uniqueWhenTrue ? unique : state.WithStack(rest));
+                    if (next < _code.Length)
+                        yield return (next, jumpsOnTrue == uniqueWhenTrue ? state.WithStack(rest) : unique);
+                    yield break;
+                }
                 ComparisonValue? test = value switch
                 {
                     ComparisonValue c => c,
@@ -64,6 +80,15 @@ internal sealed partial class CtorFlowAnalysis
             FlowValue right = Peek(stack, 0), left = Peek(stack, 1);
             FlowValue[] rest = Pop(stack, 2);
             ComparisonValue? test = Compare(left, right, branchOp);
+            if (TypedParameter(left, right) is { } p)
+            {
+                // "if (p[0].ParameterType != typeof(X)) continue;" compiled as a reference comparison (no op_Equality before netstandard2.0).
+                FlowState unique = MarkUnique(state.WithStack(rest), p.Element);
+                yield return (IndexAt(ins.IntOperand), branchOp == CompareOp.Eq ? unique : state.WithStack(rest));
+                if (next < _code.Length)
+                    yield return (next, branchOp == CompareOp.Ne ? unique : state.WithStack(rest));
+                yield break;
+            }
             if (Refine(state, test, true, rest) is { } taken)
                 yield return (IndexAt(ins.IntOperand), taken);
             if (next < _code.Length && Refine(state, test, false, rest) is { } fall)
@@ -104,10 +129,23 @@ internal sealed partial class CtorFlowAnalysis
                 return state.WithArg(ins.IntOperand, Peek(stack, 0), Pop(stack, 1));
             case ILOpCode.Dup:
                 return state.WithStack(Push(stack, Peek(stack, 0)));
+            case ILOpCode.Ldelem_ref or ILOpCode.Ldelem when Peek(stack, 1) is ParametersValue parameters:
+                return state.WithStack(Push(Pop(stack, 2), new ParameterOfValue(parameters.Element, false)));
+            case ILOpCode.Ldelem_ref or ILOpCode.Ldelem when Peek(stack, 1) is CtorList array:
+                // An element, also at a constant index: a loop's first pass sees "i = 0", and a plain Unknown there
+                // would absorb the element of the later passes at the join.
+                return state.WithStack(Push(Pop(stack, 2), new CtorElement(array, ins.Offset)));
             case ILOpCode.Ldlen:
-                return state.WithStack(Push(Pop(stack, 1), Peek(stack, 0) is CtorList list ? new LengthValue(list.Site) : FlowValue.Unknown));
+                return state.WithStack(Push(Pop(stack, 1), Peek(stack, 0) switch
+                {
+                    CtorList list => new LengthValue(list.Site),
+                    ParametersValue parameters => new ParameterCountValue(parameters.Element),
+                    _ => FlowValue.Unknown,
+                }));
             case ILOpCode.Ceq or ILOpCode.Cgt or ILOpCode.Cgt_un or ILOpCode.Clt or ILOpCode.Clt_un:
                 return state.WithStack(Push(Pop(stack, 2), CompareResult(op, Peek(stack, 1), Peek(stack, 0))));
+            case ILOpCode.Ldnull:
+                return state.WithStack(Push(stack, NullValue.Instance));
             case ILOpCode.Ldtoken:
                 return state.WithStack(Push(stack, TypeToken(ins.Token)));
             case ILOpCode.Ldftn:
@@ -159,6 +197,8 @@ internal sealed partial class CtorFlowAnalysis
             // "!(test)" and "(test) == true" compile to a ceq with a constant.
             if (left is ComparisonValue c && right is IntValue k)
                 return k.Value == 0 ? c.Negated : k.Value == 1 ? c : FlowValue.Unknown;
+            if (TypedParameter(left, right) is { } p)
+                return new SignatureTestValue(p.Element);
             return Compare(left, right, CompareOp.Eq) ?? FlowValue.Unknown;
         }
         CompareOp cmp = op is ILOpCode.Cgt or ILOpCode.Cgt_un ? CompareOp.Gt : CompareOp.Lt;
@@ -179,6 +219,21 @@ internal sealed partial class CtorFlowAnalysis
     /// <summary>The state on an edge where the list's length is <paramref name="range"/>; null if that edge cannot be taken.</summary>
     private static FlowState? Narrow(FlowState state, int site, LengthRange range, FlowValue[] stack) =>
         range.IsEmpty ? null : state.WithRange(site, range, stack);
+
+    /// <summary>The side of a comparison that is a loop element's parameter type, if one is.</summary>
+    private static ParameterOfValue? TypedParameter(FlowValue left, FlowValue right) =>
+        left is ParameterOfValue { IsType: true } l ? l : right is ParameterOfValue { IsType: true } r ? r : null;
+
+    /// <summary>Every copy of <paramref name="element"/> (the loop variable, the stack) marked as matched uniquely.</summary>
+    private static FlowState MarkUnique(FlowState state, CtorElement element)
+    {
+        FlowValue Mark(FlowValue v) => v is CtorElement e && e.Offset == element.Offset ? e with { Unique = true } : v;
+        FlowState result = state.WithStack(state.Stack.Select(Mark).ToArray());
+        for (int i = 0; i < state.Locals.Length; i++)
+            if (state.Locals[i] is CtorElement)
+                result = result.WithLocal(i, Mark(state.Locals[i]), result.Stack);
+        return result;
+    }
 
     private static CompareOp? TwoOperandBranch(ILOpCode op) => op switch
     {

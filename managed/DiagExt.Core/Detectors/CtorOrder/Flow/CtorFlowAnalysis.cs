@@ -25,8 +25,10 @@ internal sealed partial class CtorFlowAnalysis
     private readonly LambdaInspector _lambdas;
     private readonly CallResolver _calls;
     private readonly Dictionary<int, MethodDefinitionHandle> _cachedLambdas;
-    private readonly Dictionary<int, (string? Name, EntityHandle Handle)> _appliedTo = [];
+    private readonly Dictionary<int, (string? Name, EntityHandle Handle, int? Count)> _appliedTo = [];
     private readonly FlowState?[] _in;
+    private readonly ConstructorCounter _counter;
+    private readonly List<(int From, int To)> _backEdges = [];
 
     private CtorFlowAnalysis(AssemblyImage image, MethodDefinitionHandle method, MethodBodyBlock body, IlInstruction[] code, LambdaInspector lambdas, CallResolver calls)
     {
@@ -42,7 +44,15 @@ internal sealed partial class CtorFlowAnalysis
             _indexOf[code[i].Offset] = i;
         _in = new FlowState?[code.Length];
         _cachedLambdas = FindCachedLambdas(code);
+        _counter = new ConstructorCounter(_md);
+        foreach (IlInstruction ins in code)
+            foreach (int target in ins.SwitchTargets ?? (ins.IsBranch ? [ins.IntOperand] : []))
+                if (target <= ins.Offset)
+                    _backEdges.Add((target, ins.Offset));
     }
+
+    /// <summary>Whether the instruction at <paramref name="offset"/> lies between a backward branch and its target: in a loop.</summary>
+    private bool InLoop(int offset) => _backEdges.Any(e => e.From <= offset && offset <= e.To);
 
     /// <summary>Every positional pick in <paramref name="method"/>; throws <see cref="BadImageFormatException"/> on malformed IL.</summary>
     public static IReadOnlyList<CtorPick> Analyze(AssemblyImage image, MethodDefinitionHandle method, MethodBodyBlock body, IlInstruction[] code, LambdaInspector lambdas, CallResolver calls)
@@ -54,11 +64,14 @@ internal sealed partial class CtorFlowAnalysis
 
     private void RunToFixpoint()
     {
+        // An empty body (invalid, but a helper taking a constructor list is analysed whatever its IL holds) has no picks.
+        if (_code.Length == 0)
+            return;
         MethodDefinition def = _md.GetMethodDefinition(_method);
         int argCount = Signatures.Method(_md, def).ParameterTypes.Length + ((def.Attributes & System.Reflection.MethodAttributes.Static) == 0 ? 1 : 0);
         int localCount = LocalCount();
         var work = new Stack<int>();
-        Merge(0, FlowState.Entry(localCount, argCount), work);
+        Merge(0, EntryState(def, localCount, argCount), work);
 
         long budget = (long)_code.Length * StepsPerInstruction + 1024;
         while (work.Count > 0)
@@ -79,6 +92,26 @@ internal sealed partial class CtorFlowAnalysis
             }
         }
     }
+
+    /// <summary>
+    /// Parameters that hold constructors are lists of unknown order (a helper picking from what its caller
+    /// passed); each gets its own negative site so that length checks on it narrow only it.
+    /// </summary>
+    private FlowState EntryState(MethodDefinition def, int localCount, int argCount)
+    {
+        FlowState state = FlowState.Entry(localCount, argCount);
+        var types = Signatures.Method(_md, def).ParameterTypes;
+        int first = argCount - types.Length;
+        for (int k = 0; k < types.Length; k++)
+        {
+            if (CtorCollectionTypes.Holds(types[k]))
+                state = state.WithArg(first + k, new CtorList(ParameterSite(first + k), CtorCollectionTypes.IsIndexable(types[k]), null, $"parameter {k + 1}"), state.Stack);
+        }
+        return state;
+    }
+
+    /// <summary>The site of argument <paramref name="index"/>: below zero, where no IL offset is.</summary>
+    private static int ParameterSite(int index) => -1 - index;
 
     private void Merge(int index, FlowState state, Stack<int> work)
     {

@@ -4,7 +4,8 @@ namespace DiagExt.Core.Detectors.CtorOrder.Flow;
 
 /// <summary>
 /// One place where code takes a constructor by its position in reflection's list: the list's source
-/// call, what was done to it, and the instruction that picks.
+/// call, what was done to it, and the instruction that picks. <see cref="NamedTypeConstructors"/> is set when the
+/// code names the type and it has that many (more than one) matching constructors: the pick is then proven order-dependent.
 /// </summary>
 internal sealed record CtorPick(
     MethodDefinitionHandle Method,
@@ -13,4 +14,5 @@ internal sealed record CtorPick(
     string Pattern,
     string? AppliedTo,
     EntityHandle AppliedToHandle,
-    bool Sorted);
+    bool Sorted,
+    int? NamedTypeConstructors);

@@ -16,11 +16,24 @@ internal abstract record FlowValue
             return a;
         if (a is CtorList ca && b is CtorList cb && ca.Site == cb.Site)
             return ca.JoinWith(cb);
+        if (a is CtorElement ea && b is CtorElement eb && ea.Offset == eb.Offset && ea.List.Site == eb.List.Site)
+            return ea with { List = ea.List.JoinWith(eb.List), Unique = ea.Unique && eb.Unique };
+        // "found = null; foreach (...) if (...) found = c; return found;": the loop's choice, or nothing.
+        if ((a, b) is (NullValue, CtorElement) or (CtorElement, NullValue))
+            return a is CtorElement ? a : b;
+        if (a is CtorEnumerator na && b is CtorEnumerator nb && na.List.Site == nb.List.Site)
+            return new CtorEnumerator(na.List.JoinWith(nb.List));
         return Unknown;
     }
 }
 
 internal sealed record UnknownValue : FlowValue;
+
+/// <summary>ldnull: "ConstructorInfo found = null" before a loop that may set it.</summary>
+internal sealed record NullValue : FlowValue
+{
+    public static NullValue Instance { get; } = new();
+}
 
 internal sealed record IntValue(int Value) : FlowValue;
 
@@ -33,7 +46,13 @@ internal sealed record TypeValue(string Name, EntityHandle Handle) : FlowValue;
 /// </summary>
 internal sealed record CtorList(int Site, bool IsIndexable, SortKey? Order, string Chain) : FlowValue
 {
-    public CtorList JoinWith(CtorList other) => new(Site, IsIndexable && other.IsIndexable, SortKey.Either(Order, other.Order), Chain.Length >= other.Chain.Length ? Chain : other.Chain);
+    /// <summary>The predicate of a Where() applied since: First() after it picks what the predicate picks.</summary>
+    public MethodValue? Filter { get; init; }
+
+    public CtorList JoinWith(CtorList other) => new(Site, IsIndexable && other.IsIndexable, SortKey.Either(Order, other.Order), Chain.Length >= other.Chain.Length ? Chain : other.Chain)
+    {
+        Filter = Filter == other.Filter ? Filter : null,
+    };
 
     /// <summary>Whether the list's order can differ between runtimes: reflection's own order, or a sort with ties.</summary>
     public bool OrderMatters => Order is null || Order.CanTie;
@@ -44,6 +63,34 @@ internal sealed record SortKey(string How, bool CanTie)
 {
     public static SortKey? Either(SortKey? a, SortKey? b) => a is null ? b : b is null ? a : a.CanTie ? a : b;
 }
+
+/// <summary>An enumerator over a constructor list (GetEnumerator, the first half of foreach).</summary>
+internal sealed record CtorEnumerator(CtorList List) : FlowValue;
+
+/// <summary>
+/// One constructor taken from a list at a position the code does not fix (a loop's element, enumerator.Current)
+/// at IL offset <see cref="Offset"/>: returning it from inside the loop returns the first that matched.
+/// </summary>
+internal sealed record CtorElement(CtorList List, int Offset) : FlowValue
+{
+    /// <summary>
+    /// Matched on this path by what only one constructor can have: no parameters ("if (c.GetParameters().Length == 0)
+    /// return c;") or an exact parameter type ("p[0].ParameterType == typeof(X)"), the loop form of an exact predicate.
+    /// </summary>
+    public bool Unique { get; init; }
+}
+
+/// <summary>One parameter of a loop's element (c.GetParameters()[k]), or its ParameterType.</summary>
+internal sealed record ParameterOfValue(CtorElement Element, bool IsType) : FlowValue;
+
+/// <summary>A boolean that is true when a loop element's parameter type equals a given type.</summary>
+internal sealed record SignatureTestValue(CtorElement Element) : FlowValue;
+
+/// <summary>The parameter count of a loop's element: c.GetParameters().Length.</summary>
+internal sealed record ParameterCountValue(CtorElement Element) : FlowValue;
+
+/// <summary>c.GetParameters() of a loop's element.</summary>
+internal sealed record ParametersValue(CtorElement Element) : FlowValue;
 
 /// <summary>The length (or count) of the constructor list from <see cref="Site"/>.</summary>
 internal sealed record LengthValue(int Site) : FlowValue;

@@ -31,6 +31,9 @@ internal enum KnownCallKind
     /// <summary>First/FirstOrDefault/Last/LastOrDefault, with or without a predicate.</summary>
     PickEnd,
 
+    /// <summary>MaxBy/MinBy(key) or Aggregate(func): the first of the elements with the best key wins a tie.</summary>
+    PickBy,
+
     /// <summary>ElementAt/ElementAtOrDefault(index).</summary>
     ElementAt,
 
@@ -45,6 +48,12 @@ internal enum KnownCallKind
 
     /// <summary>Any() without a predicate: Count > 0.</summary>
     Any,
+
+    /// <summary>GetEnumerator(): the start of a foreach over a sequence.</summary>
+    GetEnumerator,
+
+    /// <summary>IEnumerator.Current: the loop's element.</summary>
+    Current,
 }
 
 internal static class KnownCall
@@ -75,6 +84,7 @@ internal static class KnownCall
                 {
                     "First" or "FirstOrDefault" or "Last" or "LastOrDefault" => KnownCallKind.PickEnd,
                     "ElementAt" or "ElementAtOrDefault" => KnownCallKind.ElementAt,
+                    "MaxBy" or "MinBy" or "Aggregate" when m.ParameterCount == 2 => KnownCallKind.PickBy,
                     "Single" or "SingleOrDefault" => KnownCallKind.Single,
                     "OrderBy" or "OrderByDescending" or "ThenBy" or "ThenByDescending" when m.ParameterCount == 2 => KnownCallKind.OrderBy,
                     "Count" or "LongCount" when m.ParameterCount == 1 => KnownCallKind.Count,
@@ -93,6 +103,7 @@ internal static class KnownCall
                     "get_Item" when m.ParameterCount == 1 => KnownCallKind.IndexGet,
                     "get_Count" or "get_Length" => KnownCallKind.Count,
                     "Sort" => KnownCallKind.Sort,
+                    "GetEnumerator" => KnownCallKind.GetEnumerator,
                     _ => KnownCallKind.Other,
                 };
             case "System.Array":
@@ -103,7 +114,13 @@ internal static class KnownCall
                     _ => KnownCallKind.Other,
                 };
             default:
-                return KnownCallKind.Other;
+                // foreach over any sequence of constructors: whose GetEnumerator it is does not matter.
+                return name switch
+                {
+                    "GetEnumerator" when m.ParameterCount == 0 => KnownCallKind.GetEnumerator,
+                    "get_Current" when owner.StartsWith("System.Collections", StringComparison.Ordinal) => KnownCallKind.Current,
+                    _ => KnownCallKind.Other,
+                };
         }
     }
 

@@ -5,47 +5,84 @@ using DiagExt.Core.Il;
 namespace DiagExt.Core.Detectors.CtorOrder.Flow;
 
 /// <summary>
-/// Reads the body of a lambda passed to OrderBy/First to tell what it looks at: a sort key that reads
-/// MetadataToken is unique per constructor (no ties); a predicate that reads parameters picks by signature.
+/// Reads the body of a lambda passed to OrderBy/First/Where to tell what it looks at: a sort key that reads
+/// MetadataToken is unique per constructor (no ties); a predicate that matches exact parameter types, no
+/// parameters, or a marker attribute matches at most one constructor. Anything looser (assignable from,
+/// all optional, a parameter count other than zero) can match several, and then the first one wins.
 /// </summary>
 internal sealed class LambdaInspector(AssemblyImage image)
 {
-    private readonly Dictionary<MethodDefinitionHandle, HashSet<string>> _calls = [];
+    private static readonly HashSet<string> Loose = ["IsAssignableFrom", "IsAssignableTo", "IsSubclassOf", "IsInstanceOfType", "get_IsOptional", "get_HasDefaultValue", "All", "CanConvert", "Contains"];
+
+    private static readonly HashSet<string> Attributes = ["IsDefined", "GetCustomAttribute", "GetCustomAttributes", "GetCustomAttributesData"];
+
+    private readonly Dictionary<MethodDefinitionHandle, LambdaBody> _bodies = [];
+
+    /// <summary>What a lambda's IL calls and which integer constants it loads.</summary>
+    private sealed record LambdaBody(HashSet<string> Calls, HashSet<int> Constants, bool ReadsLength);
 
     /// <summary>A key no two constructors share: the metadata token (declaration order).</summary>
-    public bool KeyIsUnique(MethodDefinitionHandle lambda) => CalledNames(lambda).Contains("get_MetadataToken");
+    public bool KeyIsUnique(MethodDefinitionHandle lambda) => Read(lambda).Calls.Contains("get_MetadataToken");
 
-    /// <summary>A predicate that inspects the parameters or attributes, i.e. picks a constructor by what it is, not where it is.</summary>
-    public bool PicksBySignature(MethodDefinitionHandle lambda)
+    /// <summary>Whether the predicate can hold for at most one constructor of a type.</summary>
+    public bool SelectsAtMostOne(MethodDefinitionHandle lambda)
     {
-        HashSet<string> names = CalledNames(lambda);
-        return names.Contains("GetParameters") || names.Contains("get_ParameterType") || names.Contains("IsDefined")
-            || names.Contains("GetCustomAttribute") || names.Contains("GetCustomAttributes") || names.Contains("GetCustomAttributesData");
+        LambdaBody body = Read(lambda);
+        HashSet<string> calls = body.Calls;
+        if (calls.Overlaps(Loose))
+            return false;
+        if (calls.Contains("SequenceEqual") || calls.Overlaps(Attributes))
+            return true;
+        bool readsParameters = calls.Contains("GetParameters");
+        // "p[0].ParameterType == typeof(X)" (with a count check): one signature. Before netstandard2.0 Type has no
+        // op_Equality and "==" is a reference comparison, so the typeof itself is the sign.
+        if (calls.Contains("get_ParameterType") && (calls.Contains("op_Equality") || calls.Contains("Equals") || calls.Contains("GetTypeFromHandle")))
+            return true;
+        // "GetParameters().Length == 0": one parameterless constructor.
+        return readsParameters && body.ReadsLength && body.Constants.All(k => k == 0) && !calls.Contains("get_ParameterType");
     }
 
-    private HashSet<string> CalledNames(MethodDefinitionHandle lambda)
+    private LambdaBody Read(MethodDefinitionHandle lambda)
     {
-        if (_calls.TryGetValue(lambda, out HashSet<string>? names))
-            return names;
-        names = [];
+        if (_bodies.TryGetValue(lambda, out LambdaBody? known))
+            return known;
+        var body = new LambdaBody([], [], false);
         try
         {
-            if (image.Body(lambda) is { } body)
+            if (image.Body(lambda) is { } il)
             {
-                foreach (IlInstruction ins in IlDecoder.Decode(body.GetILBytes()))
+                bool readsLength = false;
+                foreach (IlInstruction ins in IlDecoder.Decode(il.GetILBytes()))
                 {
-                    if (ins.OpCode is not (ILOpCode.Call or ILOpCode.Callvirt))
-                        continue;
-                    if (MethodReference.Resolve(image.Metadata, MetadataTokens.EntityHandle(ins.Token)) is { } called)
-                        names.Add(called.Name);
+                    switch (ins.OpCode)
+                    {
+                        case ILOpCode.Call or ILOpCode.Callvirt:
+                            if (MethodReference.Resolve(image.Metadata, MetadataTokens.EntityHandle(ins.Token)) is { } called)
+                            {
+                                body.Calls.Add(called.Name);
+                                readsLength |= called.Name is "get_Length" or "Any" or "Count";
+                            }
+                            break;
+                        case ILOpCode.Ldlen:
+                            readsLength = true;
+                            break;
+                        case ILOpCode.Ldc_i4 or ILOpCode.Ldc_i4_s:
+                            body.Constants.Add(ins.IntOperand);
+                            break;
+                        case >= ILOpCode.Ldc_i4_m1 and <= ILOpCode.Ldc_i4_8:
+                            body.Constants.Add((int)ins.OpCode - (int)ILOpCode.Ldc_i4_0);
+                            break;
+                    }
                 }
+                body = body with { ReadsLength = readsLength };
             }
         }
         catch (Exception e) when (MalformedMetadata.Is(e))
         {
-            // An unreadable lambda tells nothing: callers then assume the worst (keys can tie).
+            // An unreadable lambda tells nothing: callers then assume the worst (keys can tie, predicates match several).
+            body = new LambdaBody([], [], false);
         }
-        _calls[lambda] = names;
-        return names;
+        _bodies[lambda] = body;
+        return body;
     }
 }
