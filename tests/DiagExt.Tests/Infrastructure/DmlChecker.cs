@@ -49,4 +49,8 @@ public static partial class DmlChecker
     /// <summary>The command of every link, in order.</summary>
     public static IReadOnlyList<string> LinkCommands(string dml) =>
         Markup().Matches(dml).Where(m => m.Groups["cmd"].Success).Select(m => m.Groups["cmd"].Value).ToList();
+
+    /// <summary>The OS thread ids (hex) of the links that switch to a thread ("~~[0x1a4]s; ..."), in order.</summary>
+    public static IEnumerable<string> LinkedThreadIds(string dml) =>
+        LinkCommands(dml).Select(c => Regex.Match(c, @"^~~\[0x([0-9a-f]+)\]s").Groups[1].Value).Where(t => t.Length > 0);
 }

@@ -55,6 +55,13 @@ public static class EngineHost
 
         public IEnumerable<Line> NonEmpty => Lines.Where(l => l.Text.Trim().Length > 0);
 
+        /// <summary>The lines the engine received as DML, joined.</summary>
+        public string Dml => string.Join('\n', Lines.Where(l => l.Kind == 'D').Select(l => l.Text));
+
+        /// <summary>For the output of "~" (". 0  Id: 1a0.1a4 Suspend: ..."): the OS thread ids it lists, in hex.</summary>
+        public IReadOnlySet<string> ListedThreadIds => Lines.Select(l => System.Text.RegularExpressions.Regex.Match(l.Text, @"Id: [0-9a-f]+\.([0-9a-f]+)"))
+            .Where(m => m.Success).Select(m => m.Groups[1].Value).ToHashSet();
+
         public override string ToString() => $"{Text} -> 0x{HResult:x8} in {ElapsedMs} ms\n{string.Join('\n', Lines)}";
     }
 

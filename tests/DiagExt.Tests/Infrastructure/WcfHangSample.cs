@@ -35,14 +35,21 @@ public static class WcfHangSample
 
     private static readonly Dictionary<string, ClientDump> Cache = new();
 
+    /// <summary>The sample's net.tcp server on 127.0.0.1, ready, and the port it listens on.</summary>
+    public static SampleProcess StartServer(out string port)
+    {
+        SampleProcess server = SampleProcess.StartAndWaitReady(SampleBuilder.Build("WcfHang"), ["server"], TimeSpan.FromMinutes(1));
+        port = Regex.Match(server.Output, @"^PORT (\d+)", RegexOptions.Multiline).Groups[1].Value;
+        return server;
+    }
+
     /// <summary>Starts a server of its own and a client in <paramref name="mode"/> (apm, fromasync, seed, fixed).</summary>
     public static Running Start(string mode, bool detachedClient = false)
     {
         string exe = SampleBuilder.Build("WcfHang");
-        SampleProcess server = SampleProcess.StartAndWaitReady(exe, ["server"], TimeSpan.FromMinutes(1));
+        SampleProcess server = StartServer(out string port);
         try
         {
-            string port = Regex.Match(server.Output, @"^PORT (\d+)", RegexOptions.Multiline).Groups[1].Value;
             SampleProcess client = SampleProcess.StartAndWaitReady(exe, ["client", port, mode], TimeSpan.FromMinutes(1), detached: detachedClient);
             return new Running(server, client);
         }

@@ -1,4 +1,3 @@
-using System.Text.RegularExpressions;
 using DiagExt.Tests.Infrastructure;
 
 namespace DiagExt.Tests.WinDbg;
@@ -26,28 +25,24 @@ public class LoaderLockInDebuggerTests
         _text = EngineHost.OpenDump(_dump.Path, [Load, "!loaderlock"], new EngineHost.Options { TextOnly = true });
     }
 
-    private static string Dml(EngineHost.Command command) => string.Join('\n', command.Lines.Where(l => l.Kind == 'D').Select(l => l.Text));
-
     [Test]
     public void Loaderlock_prints_the_verdict_in_the_command_window()
     {
         EngineHost.Command command = _dml["!loaderlock"];
         Assert.That(command.Errors, Is.Empty, _dml.Raw);
-        Assert.That(Dml(command), Does.Contain(
+        Assert.That(command.Dml, Does.Contain(
             $"<b>[loaderlock] Loader lock held: thread 0x{_dump.OtherThread:x} (exiting, spinning in SwitchToThread); 1 thread waits for it</b>"), _dml.Raw);
-        Assert.That(DmlChecker.Problems(Dml(command)), Is.Empty, Dml(command));
+        Assert.That(DmlChecker.Problems(command.Dml), Is.Empty, command.Dml);
     }
 
     [Test]
     public void The_owner_and_the_waiter_are_links_to_threads_the_debugger_knows()
     {
         // No .NET in this process: the links show the native stack (k), not SOS's !clrstack.
-        Assert.That(DmlChecker.LinkCommands(Dml(_dml["!loaderlock"])), Has.Member($"~~[0x{_dump.OtherThread:x}]s; k").And.No.Contains("!clrstack"));
-        string[] linked = DmlChecker.LinkCommands(Dml(_dml["!loaderlock"]))
-            .Select(c => Regex.Match(c, @"^~~\[0x([0-9a-f]+)\]s").Groups[1].Value).Where(t => t.Length > 0).Distinct().ToArray();
+        Assert.That(DmlChecker.LinkCommands(_dml["!loaderlock"].Dml), Has.Member($"~~[0x{_dump.OtherThread:x}]s; k").And.No.Contains("!clrstack"));
+        string[] linked = DmlChecker.LinkedThreadIds(_dml["!loaderlock"].Dml).Distinct().ToArray();
         Assert.That(linked, Is.EquivalentTo(new[] { _dump.OtherThread.ToString("x"), _dump.MainThread.ToString("x") }), _dml.Raw);
-        HashSet<string> known = _dml["~"].Lines.Select(l => Regex.Match(l.Text, @"Id: [0-9a-f]+\.([0-9a-f]+)")).Where(m => m.Success)
-            .Select(m => m.Groups[1].Value).ToHashSet();
+        IReadOnlySet<string> known = _dml["~"].ListedThreadIds;
         Assert.That(linked, Is.SubsetOf(known), _dml["~"].ToString());
     }
 
@@ -63,7 +58,7 @@ public class LoaderLockInDebuggerTests
     [Test]
     public void Analyze_runs_loaderlock_and_says_why_the_managed_detectors_did_not()
     {
-        string dml = Dml(_dml["!DiagExt.analyze"]);
+        string dml = _dml["!DiagExt.analyze"].Dml;
         Assert.That(dml, Does.Contain("dictcycle: skipped: no .NET runtime found in the target"));
         Assert.That(dml, Does.Contain("<b>[loaderlock] Loader lock held:"));
         Assert.That(DmlChecker.Problems(dml), Is.Empty, dml);

@@ -1,4 +1,3 @@
-using System.Text.RegularExpressions;
 using DiagExt.Tests.Infrastructure;
 
 namespace DiagExt.Tests.WinDbg;
@@ -27,8 +26,7 @@ public class WcfHangInDebuggerTests
         Directory.CreateDirectory(Path.GetDirectoryName(_dump)!);
         File.Delete(_dump);
         string extension = WinDbgPackage.Extension("x64");
-        using SampleProcess server = SampleProcess.StartAndWaitReady(SampleBuilder.Build("WcfHang"), ["server"], TimeSpan.FromSeconds(30));
-        string port = server.Output.Split('\n').Select(l => Regex.Match(l, @"^PORT (\d+)\s*$")).First(m => m.Success).Groups[1].Value;
+        using SampleProcess server = WcfHangSample.StartServer(out string port);
         (SampleProcess client, _pid) = WindowsSample.Start("WcfHang", TimeSpan.FromMinutes(2), ["client", port, "apm"]);
         using (client)
         {
@@ -41,14 +39,12 @@ public class WcfHangInDebuggerTests
         TestContext.Progress.WriteLine($"WcfHang client under Wine: pid {_pid}, dump {new FileInfo(_dump).Length / (1 << 20)} MB, extension {extension}");
     }
 
-    private static string Dml(EngineHost.Command command) => string.Join('\n', command.Lines.Where(l => l.Kind == 'D').Select(l => l.Text));
-
     [Test]
     public void Live_the_extension_reports_the_self_deadlock()
     {
         EngineHost.Command live = _live["!wcfhang"];
         Assert.That(live.Errors, Is.Empty, _live.Raw);
-        string dml = Dml(live);
+        string dml = live.Dml;
         Assert.That(dml, Does.StartWith($"process {_pid}: WINDOWS x64 live process, .NET 10."), dml);
         Assert.That(dml, Does.Contain("[wcfhang]").And.Contain("deadlocked on its own channel's receive thread"), dml);
         Assert.That(DmlChecker.Problems(dml), Is.Empty, dml);
@@ -60,7 +56,7 @@ public class WcfHangInDebuggerTests
         EngineHost.Command report = _dml["!wcfhang"];
         Assert.That(_dml.Opened, Is.True, _dml.Raw);
         Assert.That(report.Errors, Is.Empty, _dml.Raw);
-        string dml = Dml(report);
+        string dml = report.Dml;
         Assert.That(dml, Does.Contain("[wcfhang]").And.Contain("deadlocked on its own channel's receive thread"), dml);
         Assert.That(DmlChecker.Problems(dml), Is.Empty, dml);
         Assert.That(DmlChecker.LinkCommands(dml), Has.Some.Matches(@"^~~\[0x[0-9a-f]+\]s").And.Some.Matches(@"^!DumpObj /d 0x[0-9a-f]+$"), dml);
@@ -69,11 +65,9 @@ public class WcfHangInDebuggerTests
     [Test]
     public void Thread_links_name_threads_the_debugger_knows()
     {
-        // "~" lists threads as ". 0  Id: 1a0.1a4 Suspend: ..."; diagext's links carry the OS thread id.
-        HashSet<string> known = _dml["~"].Lines.Select(l => Regex.Match(l.Text, @"Id: [0-9a-f]+\.([0-9a-f]+)")).Where(m => m.Success)
-            .Select(m => m.Groups[1].Value).ToHashSet();
-        string[] linked = DmlChecker.LinkCommands(Dml(_dml["!wcfhang"])).Select(c => Regex.Match(c, @"^~~\[0x([0-9a-f]+)\]s").Groups[1].Value)
-            .Where(t => t.Length > 0).Distinct().ToArray();
+        // diagext's links carry the OS thread id, as "~" lists them.
+        IReadOnlySet<string> known = _dml["~"].ListedThreadIds;
+        string[] linked = DmlChecker.LinkedThreadIds(_dml["!wcfhang"].Dml).Distinct().ToArray();
         Assert.That(linked, Is.Not.Empty);
         Assert.That(linked, Is.SubsetOf(known), _dml["~"].ToString());
     }

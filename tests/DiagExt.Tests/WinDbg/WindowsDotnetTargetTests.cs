@@ -1,4 +1,3 @@
-using System.Text.RegularExpressions;
 using DiagExt.Tests.Infrastructure;
 
 namespace DiagExt.Tests.WinDbg;
@@ -37,7 +36,7 @@ public class WindowsDotnetTargetTests
             for (int attempt = 1; ; attempt++)
             {
                 _live = EngineHost.Attach(_pid, [Load, "!dictcycle", $".dump /ma /o {WinePrefix.WindowsPath(_dump)}", "~"]);
-                if (DmlChecker.LinkCommands(Dml(_live["!dictcycle"])).Any(c => c.StartsWith("~~[0x", StringComparison.Ordinal)) || attempt == 3)
+                if (DmlChecker.LinkCommands(_live["!dictcycle"].Dml).Any(c => c.StartsWith("~~[0x", StringComparison.Ordinal)) || attempt == 3)
                     break;
                 TestContext.Progress.WriteLine($"HostileNames: attach {attempt} caught no thread inside the instance; again");
             }
@@ -48,14 +47,12 @@ public class WindowsDotnetTargetTests
         TestContext.Progress.WriteLine($"HostileNames under Wine: pid {_pid}, dump {new FileInfo(_dump).Length / (1 << 20)} MB, extension {extension}");
     }
 
-    private static string Dml(EngineHost.Command command) => string.Join('\n', command.Lines.Where(l => l.Kind == 'D').Select(l => l.Text));
-
     [Test]
     public void Live_the_extension_hands_diagext_the_stopped_process()
     {
         EngineHost.Command live = _live["!dictcycle"];
         Assert.That(live.Errors, Is.Empty, _live.Raw);
-        string dml = Dml(live);
+        string dml = live.Dml;
         Assert.That(dml, Does.StartWith($"process {_pid}: WINDOWS x64 live process, .NET 10."));
         Assert.That(dml, Does.Contain("<b>[dictcycle] Corrupt Dictionary&lt;Evil&lt;link"));
         Assert.That(DmlChecker.Problems(dml), Is.Empty, dml);
@@ -64,7 +61,7 @@ public class WindowsDotnetTargetTests
     [Test]
     public void On_the_dump_the_report_is_clean_dml_with_only_numeric_links()
     {
-        string dml = Dml(_dml["!dictcycle"]);
+        string dml = _dml["!dictcycle"].Dml;
         Assert.That(_dml["!dictcycle"].Errors, Is.Empty, _dml.Raw);
         Assert.That(DmlChecker.Problems(dml), Is.Empty, dml);
         Assert.That(dml, Does.Contain("held by: static Evil&lt;link cmd=&quot;.shell -ci"));
@@ -76,11 +73,9 @@ public class WindowsDotnetTargetTests
     [Test]
     public void Thread_links_name_threads_the_debugger_knows()
     {
-        // "~" lists threads as ". 0  Id: 1a0.1a4 Suspend: ..."; diagext's links carry the OS thread id.
-        HashSet<string> known = _dml["~"].Lines.Select(l => Regex.Match(l.Text, @"Id: [0-9a-f]+\.([0-9a-f]+)")).Where(m => m.Success)
-            .Select(m => m.Groups[1].Value).ToHashSet();
-        string[] linked = DmlChecker.LinkCommands(Dml(_dml["!dictcycle"])).Select(c => Regex.Match(c, @"^~~\[0x([0-9a-f]+)\]s").Groups[1].Value)
-            .Where(t => t.Length > 0).ToArray();
+        // diagext's links carry the OS thread id, as "~" lists them.
+        IReadOnlySet<string> known = _dml["~"].ListedThreadIds;
+        string[] linked = DmlChecker.LinkedThreadIds(_dml["!dictcycle"].Dml).ToArray();
         Assert.That(linked, Is.Not.Empty);
         Assert.That(linked, Is.SubsetOf(known), _dml["~"].ToString());
     }
