@@ -11,7 +11,11 @@ namespace DiagExt.Core.Detectors.DictCycle;
 /// collection method, or ThrowHelper when the JIT inlined the collection's code into its caller; null before it is thrown), <see cref="Caller"/>
 /// the first frame of the user's code; <see cref="CollectionTypes"/> the collection types its frames name.
 /// </summary>
-internal sealed record CollectionException(ulong Address, string Type, string? Thrower, string? Caller, IReadOnlyList<string> CollectionTypes);
+internal sealed record CollectionException(ulong Address, string Type, string? Thrower, string? Caller, IReadOnlyList<string> CollectionTypes)
+{
+    /// <summary>Whether its frames name code an instance of <paramref name="collectionType"/> runs (shared generic code included).</summary>
+    public bool RunsThrough(string collectionType) => CollectionTypes.Any(t => HashTableThreadFinder.SharesCode(t, collectionType));
+}
 
 /// <summary>Finds the exceptions a corrupt table threw, among the exception objects of the heap pass.</summary>
 internal static class CollectionExceptions
@@ -33,7 +37,7 @@ internal static class CollectionExceptions
 
     public static bool IsCandidateType(string? typeName) => typeName is InvalidOperation or IndexOutOfRange;
 
-    public static IReadOnlyList<CollectionException> Find(IEnumerable<ClrObject> exceptions, int maxString, CancellationToken cancellation)
+    public static IReadOnlyList<CollectionException> Find(IEnumerable<ClrObject> exceptions, CancellationToken cancellation)
     {
         var found = new List<CollectionException>();
         foreach (ClrObject obj in exceptions.Take(MaxExamined))
@@ -41,7 +45,7 @@ internal static class CollectionExceptions
             cancellation.ThrowIfCancellationRequested();
             try
             {
-                if (Read(obj, maxString) is { } e)
+                if (Read(obj) is { } e)
                     found.Add(e);
             }
             catch (Exception ex) when (CorruptType.Is(ex))
@@ -52,7 +56,7 @@ internal static class CollectionExceptions
         return found;
     }
 
-    private static CollectionException? Read(ClrObject obj, int maxString)
+    private static CollectionException? Read(ClrObject obj)
     {
         string type = obj.Type?.Name ?? "";
         ClrException? exception = obj.AsException();
@@ -65,8 +69,6 @@ internal static class CollectionExceptions
         var collectionFrames = frames.Where(HashTableTypes.IsCollectionMethod).ToList();
         ManagedFrame? thrower = collectionFrames.FirstOrDefault() ?? frames.FirstOrDefault(IsConcurrencyThrowHelper);
         if (!concurrentMessage && collectionFrames.Count == 0)
-            return null;
-        if (thrower is null && !concurrentMessage)
             return null;
         ManagedFrame? caller = frames.FirstOrDefault(f => f.IsUserCode);
         // No frames: created with the concurrent-operations message but not thrown yet (or its trace not kept).

@@ -44,9 +44,8 @@ public sealed class DictCycleDetector : IDetector
             return [];
 
         ClrRuntime runtime = context.Target.Runtime!;
-        int maxString = context.Target.Limits.MaxStringLength;
         IReadOnlyDictionary<ulong, string> holders = StaticReferenceFinder.FindPaths(runtime, corrupt.Select(c => c.Instance.Address).ToHashSet(), context.Cancellation);
-        IReadOnlyList<CollectionException> exceptions = CollectionExceptions.Find(exceptionObjects, maxString, context.Cancellation);
+        IReadOnlyList<CollectionException> exceptions = CollectionExceptions.Find(exceptionObjects, context.Cancellation);
         if (exceptionObjects.Count > CollectionExceptions.MaxExamined)
             context.Note($"{exceptionObjects.Count:N0} InvalidOperationException/IndexOutOfRangeException objects on the heap: the first {CollectionExceptions.MaxExamined:N0} were examined");
 

@@ -13,7 +13,7 @@ public sealed record ExceptionCount(string Type, string? ThrownIn, string? Calle
     /// <param name="capped">More candidate exceptions were on the heap than were examined: the counts are lower bounds.</param>
     internal static IReadOnlyList<ExceptionCount> Of(IReadOnlyList<CollectionException> exceptions, HashTableThreadFinder.Subject subject, bool capped) =>
         exceptions
-            .Where(e => e.CollectionTypes.Any(t => HashTableThreadFinder.SharesCode(t, subject.TypeName)) || (e.CollectionTypes.Count == 0 && subject.OnlyCorruptTable))
+            .Where(e => e.RunsThrough(subject.TypeName) || (e.CollectionTypes.Count == 0 && subject.OnlyCorruptTable))
             .GroupBy(e => (e.Type, e.Thrower, e.Caller, ByType: e.CollectionTypes.Count == 0))
             .Select(g => new ExceptionCount(g.Key.Type, g.Key.Thrower, g.Key.Caller, g.Count(), g.Key.ByType, capped))
             .OrderByDescending(c => c.Count)

@@ -66,12 +66,5 @@ internal static class HashTableScan
     }
 
     /// <summary>The Dictionary/HashSet type itself, for a user class deriving from one.</summary>
-    private static string CollectionTypeName(ClrType type)
-    {
-        ClrType? t = type;
-        for (int depth = 0; t is not null && depth < 16; depth++, t = t.BaseType)
-            if (HashTableTypes.IsCollectionTypeName(t.Name))
-                return t.Name!;
-        return type.Name ?? "?";
-    }
+    private static string CollectionTypeName(ClrType type) => HashTableTypes.CollectionTypeOf(type) ?? type.Name ?? "?";
 }

@@ -34,7 +34,7 @@ internal static class HashTableThreadFinder
             bool holds = thread.References(instance.Address) || thread.References(instance.EntriesArray) || thread.References(instance.BucketsArray);
             if (Classify(thread, frames, holds, subject, exceptions) is not { } found)
                 continue;
-            if (found.FrameIndex >= 0 && frames.Skip(found.FrameIndex).TakeWhile(HashTableTypes.IsCollectionMethod).Any(f => f.MethodName == "Resize"))
+            if (frames.Skip(found.FrameIndex).TakeWhile(HashTableTypes.IsCollectionMethod).Any(f => f.MethodName == "Resize"))
                 inResize.Add(thread.OsThreadId);
             threads.Add(ToRef(thread, found, CallerOf(frames, found.FrameIndex)));
         }
@@ -101,7 +101,7 @@ internal static class HashTableThreadFinder
             bool isCurrent = e.Address == current && current != 0;
             if (!isCurrent && !thread.References(e.Address))
                 continue;
-            bool proven = e.CollectionTypes.Any(t => SharesCode(t, subject.TypeName));
+            bool proven = e.RunsThrough(subject.TypeName);
             if (e.CollectionTypes.Count > 0 && !proven)
                 continue; // another collection type's exception
             string where = e.Thrower is null ? "being thrown" : e.Caller is null ? $"thrown in {e.Thrower}" : $"thrown in {e.Thrower} from {e.Caller}";

@@ -13,20 +13,15 @@ internal sealed class HashTableTypes : IHeapInterest
         "System.Collections.Generic.HashSet<",
     ];
 
-    private const int MaxBaseDepth = 16;
-
     /// <summary>
     /// By name alone: arrays end in ']' and value types cannot derive from these classes. (ClrMD's IsValueType
     /// throws NullReferenceException on a type whose MethodTable is corrupt, so it is not asked.)
     /// </summary>
-    public bool Wants(ClrType type)
-    {
-        ClrType? t = type;
-        for (int depth = 0; t is not null && depth < MaxBaseDepth; depth++, t = t.BaseType)
-            if (IsCollectionTypeName(t.Name))
-                return true;
-        return false;
-    }
+    public bool Wants(ClrType type) => CollectionTypeOf(type) is not null;
+
+    /// <summary>The Dictionary/HashSet type itself (the type, or the base a user class derives from), or null.</summary>
+    public static string? CollectionTypeOf(ClrType type) =>
+        TypeHierarchy.SelfAndBases(type).FirstOrDefault(t => IsCollectionTypeName(t.Name))?.Name;
 
     /// <summary>The collection itself, not a nested type such as Dictionary&lt;K,V&gt;+KeyCollection.</summary>
     public static bool IsCollectionTypeName(string? name) =>

@@ -14,7 +14,11 @@ internal static class StuckCallFinder
     /// <summary>Most pending requests examined: a heap claiming more is hostile or far past one hang.</summary>
     public const int MaxPendingRequests = 4096;
 
-    public sealed record Result(IReadOnlyList<StuckCall> Calls, int Pending, int PendingWithoutWaiter);
+    public sealed record Result(IReadOnlyList<StuckCall> Calls, int Pending)
+    {
+        /// <summary>Pending requests no thread waits for: being sent, timed out, or their thread's stack not captured.</summary>
+        public int PendingWithoutWaiter => Pending - Calls.Count;
+    }
 
     public static Result Find(Target target, IReadOnlyList<DuplexRequest> requests, IReadOnlyList<ProxyOperation> operations, CancellationToken cancellation)
     {
@@ -27,22 +31,18 @@ internal static class StuckCallFinder
 
         var calls = new List<StuckCall>();
         var pending = requests.Where(r => r.IsPending).Take(MaxPendingRequests).ToList();
-        int withoutWaiter = 0;
         foreach (DuplexRequest request in pending)
         {
             cancellation.ThrowIfCancellationRequested();
             var (waiter, wait) = waiters.FirstOrDefault(w => w.Thread.References(request.Address));
             if (waiter is null)
-            {
-                withoutWaiter++; // being sent, timed out, or its thread's stack not captured: nothing to prove
-                continue;
-            }
+                continue; // nothing to prove
             ChannelBinding? binding = request.Binder == 0 ? null
                 : bindings.TryGetValue(request.Binder, out ChannelBinding? known) ? known
                 : bindings[request.Binder] = ChannelBinding.Read(heap, request.Binder, maxString);
             calls.Add(Gather(waiter, wait, request, binding, asyncRequests, pumps, operations));
         }
-        return new Result(calls, pending.Count, withoutWaiter);
+        return new Result(calls, pending.Count);
     }
 
     private static StuckCall Gather(TargetThread waiter, int wait, DuplexRequest request, ChannelBinding? binding,

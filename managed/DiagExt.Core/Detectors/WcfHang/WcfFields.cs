@@ -10,8 +10,6 @@ namespace DiagExt.Core.Detectors.WcfHang;
 /// </summary>
 internal static class WcfFields
 {
-    private const int MaxBaseDepth = 16;
-
     /// <summary>The object a reference field holds; null when absent, null, or not a valid object of <paramref name="expectedType"/>.</summary>
     public static ClrObject? Object(ClrObject obj, WcfNames.Field field, string? expectedType = null)
     {
@@ -89,14 +87,11 @@ internal static class WcfFields
     {
         try
         {
-            ClrType? type = obj.Type;
-            for (int depth = 0; type is not null && depth < MaxBaseDepth; depth++, type = type.BaseType)
-                if (type.Name == typeName)
-                    return true;
+            return TypeHierarchy.SelfAndBases(obj.Type).Any(t => t.Name == typeName);
         }
         catch (Exception e) when (CorruptType.Is(e))
         {
+            return false;
         }
-        return false;
     }
 }

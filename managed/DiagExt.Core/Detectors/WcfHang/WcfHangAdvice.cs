@@ -1,5 +1,3 @@
-using DiagExt.Core.Targets;
-
 namespace DiagExt.Core.Detectors.WcfHang;
 
 /// <summary>What wcfhang tells the user: why no reply comes, how long the wait can last, and what to change.</summary>
@@ -29,7 +27,7 @@ internal static class WcfHangAdvice
         return $"no thread pumps the channel now (a read is pending on the socket): the server has not answered yet, or the connection is lost.{others}";
     }
 
-    public static string Waited(TargetThread waiter, TimeSpan? timeout)
+    public static string Waited(TimeSpan? timeout)
     {
         string bound = timeout is { } t ? $"at most the timeout, {Duration(t)}" : "at most the operation timeout";
         return $"waiting since: not recorded (neither a dump nor the runtime keeps when a wait began); {bound}";

@@ -56,7 +56,7 @@ public sealed class WcfHangDetector : IDetector
         }
 
         StuckCallFinder.Result result = StuckCallFinder.Find(context.Target, requests, operations, context.Cancellation);
-        if (result.Pending > result.Calls.Count)
+        if (result.PendingWithoutWaiter > 0)
             context.Note($"{result.PendingWithoutWaiter} pending sync request{(result.PendingWithoutWaiter == 1 ? "" : "s")} with no thread waiting in WaitForReply (being sent, timed out, or the stack was not captured)");
         if (result.Calls.Count == 0)
             context.Note($"{module}: {requests.Count(r => r.IsSync)} sync ({result.Pending} pending) and {requests.Count(r => !r.IsSync)} async duplex requests on the heap; no thread waits for a reply");

@@ -22,8 +22,8 @@ internal static class WcfHangFindingBuilder
 
         bool selfDeadlock = call.Verdict == StuckCallVerdict.SelfDeadlock;
         string title = selfDeadlock
-            ? $"WCF call {operation} deadlocked on its own channel's receive thread 0x{waiter.OsThreadId:x}"
-            : $"WCF call {operation} waits for its reply on thread 0x{waiter.OsThreadId:x}";
+            ? $"WCF call {operation} deadlocked on its own channel's receive thread {thread}"
+            : $"WCF call {operation} waits for its reply on thread {thread}";
         string summary = selfDeadlock
             ? $"Thread {thread} called {operation} synchronously{(user is null ? "" : $" from {user.ShortName}")} while it was delivering the reply to an earlier call on the same channel (it is the channel's receive pump). " +
               $"Only that thread would read {operation}'s reply, so it waits {expiry}; the reply, if the server sent it, sits unread."
@@ -40,7 +40,7 @@ internal static class WcfHangFindingBuilder
             evidence.Add(ChannelLine(binding));
         evidence.Add(Markup.Line().Text("waiter: thread ").Thread(waiter.OsThreadId)
             .Text($" waits in SyncDuplexRequest.WaitForReply (frame {call.WaitFrame}) and its stack holds the request"));
-        proof.Add($"thread 0x{waiter.OsThreadId:x}: frame {call.WaitFrame} is SyncDuplexRequest.WaitForReply; its registers or stack hold the request 0x{request.Address:x}");
+        proof.Add($"thread {thread}: frame {call.WaitFrame} is SyncDuplexRequest.WaitForReply; its registers or stack hold the request 0x{request.Address:x}");
         if (call.PumpFrames.Count > 0)
         {
             string pump = string.Join(" <- ", call.PumpFrames.Select(f => f.ShortName));
@@ -72,7 +72,7 @@ internal static class WcfHangFindingBuilder
         }
         if (user is not null)
             evidence.Add(Markup.Text($"call made by: {user.Display}"));
-        evidence.Add(Markup.Text(WcfHangAdvice.Waited(waiter, timeout)));
+        evidence.Add(Markup.Text(WcfHangAdvice.Waited(timeout)));
         ThreadCpuTime? cpu = waiter.Cpu;
         var threads = new List<ThreadRef>
         {
