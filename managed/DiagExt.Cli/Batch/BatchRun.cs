@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using DiagExt.Cli.CommandLine;
 using DiagExt.Cli.Commands;
-using DiagExt.Core.Batch;
+using DiagExt.Core.Reports;
 using DiagExt.Core.Errors;
 using DiagExt.Core.Rendering.Batch;
 

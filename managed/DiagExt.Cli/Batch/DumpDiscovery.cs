@@ -1,4 +1,4 @@
-using DiagExt.Core.Batch;
+using DiagExt.Core.Reports;
 using DiagExt.Core.Errors;
 using DiagExt.Core.Files;
 using DiagExt.Core.Targets;

@@ -2,7 +2,7 @@ using System.Diagnostics;
 using System.Globalization;
 using System.Text.Json;
 using DiagExt.Cli.Commands;
-using DiagExt.Core.Batch;
+using DiagExt.Core.Reports;
 
 namespace DiagExt.Cli.Batch;
 
@@ -95,8 +95,7 @@ public static class WorkerProcess
         {
             try
             {
-                using JsonDocument document = JsonDocument.Parse(output);
-                return new WorkerOutcome(DumpStatus.Analysed, null, document.RootElement.Clone(), elapsed, peak);
+                return new WorkerOutcome(DumpStatus.Analysed, null, ReportJson.Read(output), elapsed, peak);
             }
             catch (JsonException e)
             {

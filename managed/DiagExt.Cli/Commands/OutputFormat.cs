@@ -1,3 +1,4 @@
+using DiagExt.Core.Reports;
 using DiagExt.Cli.CommandLine;
 using DiagExt.Core.Analysis;
 using DiagExt.Core.Rendering;
@@ -39,10 +40,10 @@ public static class OutputFormats
         switch (format)
         {
             case OutputFormat.Json:
-                JsonReportRenderer.Render(report, output);
+                ReportJson.Write(report, output);
                 break;
             case OutputFormat.Dml:
-                new ConsoleReportRenderer(new DmlStyle(managedTarget: report.Target.Runtime.IsLoaded)).Render(report, output);
+                new ConsoleReportRenderer(new DmlStyle(managedTarget: report.Target?.Runtime.IsLoaded == true)).Render(report, output);
                 break;
             default:
                 new ConsoleReportRenderer(new PlainStyle()).Render(report, output);

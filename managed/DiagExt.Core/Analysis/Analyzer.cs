@@ -1,5 +1,5 @@
 using System.Diagnostics;
-using DiagExt.Core.Findings;
+using DiagExt.Core.Reports;
 using DiagExt.Core.Heap;
 using DiagExt.Core.Parallelism;
 using DiagExt.Core.Targets;

@@ -1,62 +1,40 @@
 using System.Text.Encodings.Web;
 using System.Text.Json;
 using System.Text.Json.Serialization;
-using DiagExt.Core.Analysis;
-using DiagExt.Core.Findings;
+using DiagExt.Core.Rendering;
 
-namespace DiagExt.Core.Rendering;
+namespace DiagExt.Core.Reports;
 
 /// <summary>
-/// Renders a report as one JSON object with a "findings" array. Each finding carries the common fields
-/// (detector, kind, title, summary, threads with numeric osThreadId, evidence) plus its detector's own.
+/// The one JSON form of a report: written by <c>--json</c> (one object with a "findings" array, each finding with
+/// the common fields plus its detector's own), and read back into the same records by a batch from each of its
+/// analysing processes. Writer and reader share <see cref="ReportDocument"/>, so the two cannot drift apart.
 /// </summary>
-public static class JsonReportRenderer
+public static class ReportJson
 {
     public const int SchemaVersion = 1;
 
     public static JsonSerializerOptions Options { get; } = CreateOptions();
 
-    public static void Render(AnalysisReport report, TextWriter output)
+    public static void Write(AnalysisReport report, TextWriter output) =>
+        output.WriteLine(JsonSerializer.Serialize(ReportDocument.From(report), Options));
+
+    /// <summary>A report as <see cref="Write"/> wrote it; <see cref="JsonException"/> if it is not one.</summary>
+    public static AnalysisReport Read(string json)
     {
-        output.WriteLine(JsonSerializer.Serialize(ToDocument(report), Options));
+        try
+        {
+            ReportDocument document = JsonSerializer.Deserialize<ReportDocument>(json, Options) ?? throw new JsonException("null instead of a report");
+            return document.ToReport();
+        }
+        catch (Exception e) when (e is NotSupportedException or InvalidOperationException or ArgumentException)
+        {
+            throw new JsonException(e.Message, e);
+        }
     }
 
-    /// <summary>The report as a plain object graph (batch reports embed it per dump).</summary>
-    public static object ToDocument(AnalysisReport report) => new
-    {
-        schemaVersion = SchemaVersion,
-        tool = new { name = "diagext", version = ToolVersion.Current },
-        target = new
-        {
-            name = report.Target.Name,
-            kind = report.Target.Kind.ToString(),
-            platform = report.Target.Platform,
-            architecture = report.Target.Architecture,
-            processId = report.Target.ProcessId,
-            threads = report.Target.ThreadCount,
-            runtime = new
-            {
-                availability = report.Target.Runtime.Availability.ToString(),
-                version = report.Target.Runtime.Version,
-                flavor = report.Target.Runtime.Flavor,
-                problem = report.Target.Runtime.Problem,
-            },
-            cpuTimeSource = report.Target.CpuTimeSource,
-            cpuTimeUnavailable = report.Target.CpuTimeUnavailable,
-        },
-        findings = report.Findings.Cast<object>().ToList(),
-        detectors = report.Outcomes.Select(o => new
-        {
-            name = o.Detector,
-            status = o.Status.ToString().ToLowerInvariant(),
-            reason = o.Reason,
-            findings = o.Findings.Count,
-            elapsedMs = Math.Round(o.Elapsed.TotalMilliseconds, 1),
-        }).ToList(),
-        heapObjects = report.HeapObjects,
-        heapPass = report.HeapPass is { } pass ? new { elapsedMs = Math.Round(pass.Elapsed.TotalMilliseconds, 1), background = pass.Background } : null,
-        elapsedMs = Math.Round(report.Elapsed.TotalMilliseconds, 1),
-    };
+    /// <summary>One finding as JSON, with its detector's own fields: the batch's JSON and HTML show them.</summary>
+    public static JsonElement ToElement(Finding finding) => JsonSerializer.SerializeToElement(finding, Options);
 
     private static JsonSerializerOptions CreateOptions()
     {
@@ -67,13 +45,18 @@ public static class JsonReportRenderer
             DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull,
             // Target strings stay escaped (\u003c...), so the JSON is safe to paste into HTML too.
             Encoder = JavaScriptEncoder.Default,
+            // A child's report is trusted no more than its dump: bounded nesting.
+            MaxDepth = 32,
+            TypeInfoResolver = new System.Text.Json.Serialization.Metadata.DefaultJsonTypeInfoResolver(),
         };
         options.Converters.Add(new MarkupAsTextConverter());
+        options.Converters.Add(new FindingJsonConverter());
         options.Converters.Add(new JsonStringEnumConverter(JsonNamingPolicy.CamelCase));
+        options.MakeReadOnly();
         return options;
     }
 
-    /// <summary>Evidence lines become plain strings in JSON.</summary>
+    /// <summary>Evidence lines become plain strings in JSON, and come back as one text piece.</summary>
     private sealed class MarkupAsTextConverter : JsonConverter<Markup>
     {
         public override Markup Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options) =>
@@ -81,5 +64,26 @@ public static class JsonReportRenderer
 
         public override void Write(Utf8JsonWriter writer, Markup value, JsonSerializerOptions options) =>
             writer.WriteStringValue(value.ToPlainText());
+    }
+
+    /// <summary>
+    /// A finding is written as its own record type; read back as the record of the detector its "detector" field
+    /// names (<see cref="Analysis.DetectorCatalog.FindingType"/>), so a new detector needs no line here.
+    /// </summary>
+    private sealed class FindingJsonConverter : JsonConverter<Finding>
+    {
+        public override Finding Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options)
+        {
+            using JsonDocument document = JsonDocument.ParseValue(ref reader);
+            JsonElement element = document.RootElement;
+            if (element.ValueKind != JsonValueKind.Object || !element.TryGetProperty("detector", out JsonElement detector) || detector.ValueKind != JsonValueKind.String)
+                throw new JsonException("a finding without a \"detector\"");
+            string name = detector.GetString()!;
+            Type type = Analysis.DetectorCatalog.FindingType(name) ?? throw new JsonException($"a finding of an unknown detector '{name}'");
+            return (Finding?)element.Deserialize(type, options) ?? throw new JsonException("null instead of a finding");
+        }
+
+        public override void Write(Utf8JsonWriter writer, Finding value, JsonSerializerOptions options) =>
+            JsonSerializer.Serialize(writer, value, value.GetType(), options);
     }
 }

@@ -1,4 +1,4 @@
-using DiagExt.Core.Findings;
+using DiagExt.Core.Reports;
 using DiagExt.Core.Il;
 
 namespace DiagExt.Core.Detectors.CtorOrder;

@@ -1,5 +1,5 @@
 using DiagExt.Core.Analysis;
-using DiagExt.Core.Findings;
+using DiagExt.Core.Reports;
 using DiagExt.Core.Heap;
 using Microsoft.Diagnostics.Runtime;
 
@@ -28,6 +28,8 @@ public sealed class DictCycleDetector : IDetector
     public DetectorNeeds Needs => DetectorNeeds.ManagedRuntime;
 
     public IHeapInterest HeapInterest => _interest;
+
+    public Type FindingType => typeof(DictCycleFinding);
 
     public IReadOnlyList<Finding> Analyze(AnalysisContext context)
     {

@@ -1,5 +1,5 @@
 using DiagExt.Core.Analysis;
-using DiagExt.Core.Findings;
+using DiagExt.Core.Reports;
 using DiagExt.Core.Heap;
 using Microsoft.Diagnostics.Runtime;
 
@@ -35,6 +35,8 @@ public sealed class WcfHangDetector : IDetector
     public DetectorNeeds Needs => DetectorNeeds.ManagedRuntime;
 
     public IHeapInterest HeapInterest => _types;
+
+    public Type FindingType => typeof(WcfHangFinding);
 
     public IReadOnlyList<Finding> Analyze(AnalysisContext context)
     {
