@@ -34,9 +34,9 @@ public sealed class CtorOrderCommand(IDetector detector) : ICommand
             return DetectorRun.Execute(Name, [detector], arguments, io);
         if (arguments.Has(CommonOptions.Pid.Name) || arguments.Has(CommonOptions.Dac.Name))
             throw new UsageException("--assembly scans files: it takes no --pid or --dac");
-        OutputFormat format = OutputFormats.From(arguments);
+        OutputFormat format = OutputFormats.From(arguments, io);
         AnalysisReport report = StaticCtorOrderScan.Run([first, .. arguments.Positionals], io.Cancellation);
-        OutputFormats.Render(format, report, io.Out);
+        OutputFormats.Render(format, report, io);
         return report.HasFindings ? ExitCode.HazardsFound : ExitCode.NothingFound;
     }
 }
