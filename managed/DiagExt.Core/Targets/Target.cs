@@ -52,7 +52,7 @@ public sealed class Target : IDisposable
     public ThreadTimes ThreadTimes { get; }
 
     /// <summary>DiagExt's own reader of a Windows minidump target; null for other targets.</summary>
-    public MinidumpFile? Minidump { get; }
+    internal MinidumpFile? Minidump { get; }
 
     public TargetOptions Options { get; }
 

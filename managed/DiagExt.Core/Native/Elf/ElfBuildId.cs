@@ -1,7 +1,7 @@
 namespace DiagExt.Core.Native.Elf;
 
 /// <summary>Reads the GNU build id of an ELF shared object on disk (to check a DAC's runtime matches the dump's).</summary>
-public static class ElfBuildId
+internal static class ElfBuildId
 {
     public static byte[]? TryRead(string path)
     {

@@ -5,7 +5,7 @@ using DiagExt.Core.Native.Windows;
 namespace DiagExt.Core.Native.Stacks;
 
 /// <summary>The native stack of each thread of a Windows process, walked once on first use.</summary>
-public sealed class ProcessStacks(WindowsProcess process, NativeSymbolizer symbols, Limits limits)
+internal sealed class ProcessStacks(WindowsProcess process, NativeSymbolizer symbols, Limits limits)
 {
     private readonly Dictionary<uint, IReadOnlyList<NativeFrame>> _frames = new();
 
