@@ -1,5 +1,6 @@
-using DiagExt.Core.Reports;
 using DiagExt.Core.Rendering.Batch;
+using DiagExt.Core.Reports;
+using DiagExt.Core.Targets;
 
 namespace DiagExt.Cli.Batch;
 

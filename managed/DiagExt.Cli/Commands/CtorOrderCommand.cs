@@ -1,8 +1,8 @@
-using DiagExt.Core.Reports;
 using DiagExt.Cli.CommandLine;
 using DiagExt.Core.Analysis;
 using DiagExt.Core.Detectors.CtorOrder;
 using DiagExt.Core.Errors;
+using DiagExt.Core.Reports;
 
 namespace DiagExt.Cli.Commands;
 

@@ -1,7 +1,7 @@
-using DiagExt.Core.Reports;
 using DiagExt.Cli.CommandLine;
 using DiagExt.Core.Analysis;
 using DiagExt.Core.Errors;
+using DiagExt.Core.Reports;
 using DiagExt.Core.Targets;
 
 namespace DiagExt.Cli.Commands;

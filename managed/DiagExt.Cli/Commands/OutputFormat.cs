@@ -1,7 +1,7 @@
-using DiagExt.Core.Reports;
 using DiagExt.Cli.CommandLine;
 using DiagExt.Core.Analysis;
 using DiagExt.Core.Rendering;
+using DiagExt.Core.Reports;
 
 namespace DiagExt.Cli.Commands;
 

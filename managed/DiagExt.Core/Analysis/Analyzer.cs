@@ -1,7 +1,6 @@
 using System.Diagnostics;
-using DiagExt.Core.Reports;
 using DiagExt.Core.Heap;
-using DiagExt.Core.Parallelism;
+using DiagExt.Core.Reports;
 using DiagExt.Core.Targets;
 
 namespace DiagExt.Core.Analysis;

@@ -1,4 +1,3 @@
-using DiagExt.Core.Errors;
 using DiagExt.Core.Native.Minidump;
 using Microsoft.Diagnostics.Runtime;
 using Microsoft.Diagnostics.Runtime.DataReaders.Implementation;

@@ -1,6 +1,6 @@
 using DiagExt.Core.Analysis;
-using DiagExt.Core.Reports;
 using DiagExt.Core.Rendering;
+using DiagExt.Core.Reports;
 using DiagExt.Core.Targets;
 using DiagExt.Tests.Infrastructure;
 

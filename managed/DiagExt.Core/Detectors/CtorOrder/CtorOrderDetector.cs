@@ -1,8 +1,8 @@
 using System.Reflection.Metadata;
 using DiagExt.Core.Analysis;
-using DiagExt.Core.Reports;
 using DiagExt.Core.Heap;
 using DiagExt.Core.Il;
+using DiagExt.Core.Reports;
 using Microsoft.Diagnostics.Runtime;
 
 namespace DiagExt.Core.Detectors.CtorOrder;

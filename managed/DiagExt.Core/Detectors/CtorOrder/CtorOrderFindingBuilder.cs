@@ -1,5 +1,5 @@
-using DiagExt.Core.Reports;
 using DiagExt.Core.Il;
+using DiagExt.Core.Reports;
 
 namespace DiagExt.Core.Detectors.CtorOrder;
 

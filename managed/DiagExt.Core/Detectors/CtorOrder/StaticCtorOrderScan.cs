@@ -1,8 +1,8 @@
 using System.Diagnostics;
 using DiagExt.Core.Analysis;
 using DiagExt.Core.Errors;
-using DiagExt.Core.Reports;
 using DiagExt.Core.Il;
+using DiagExt.Core.Reports;
 using DiagExt.Core.Targets;
 
 namespace DiagExt.Core.Detectors.CtorOrder;

@@ -1,6 +1,6 @@
 using DiagExt.Core.Analysis;
-using DiagExt.Core.Reports;
 using DiagExt.Core.Heap;
+using DiagExt.Core.Reports;
 using Microsoft.Diagnostics.Runtime;
 
 namespace DiagExt.Core.Detectors.DictCycle;

@@ -1,11 +1,10 @@
 using DiagExt.Core.Analysis;
-using DiagExt.Core.Errors;
-using DiagExt.Core.Reports;
 using DiagExt.Core.Heap;
 using DiagExt.Core.Native.Minidump;
 using DiagExt.Core.Native.Stacks;
 using DiagExt.Core.Native.Symbols;
 using DiagExt.Core.Native.Windows;
+using DiagExt.Core.Reports;
 using DiagExt.Core.Targets;
 
 namespace DiagExt.Core.Detectors.LoaderLock;

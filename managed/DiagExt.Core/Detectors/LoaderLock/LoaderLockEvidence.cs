@@ -1,6 +1,6 @@
-using DiagExt.Core.Reports;
 using DiagExt.Core.Native.Stacks;
 using DiagExt.Core.Native.Windows;
+using DiagExt.Core.Reports;
 
 namespace DiagExt.Core.Detectors.LoaderLock;
 

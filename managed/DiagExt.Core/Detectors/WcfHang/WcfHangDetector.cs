@@ -1,6 +1,7 @@
 using DiagExt.Core.Analysis;
-using DiagExt.Core.Reports;
 using DiagExt.Core.Heap;
+using DiagExt.Core.Reports;
+using DiagExt.Core.Targets;
 using Microsoft.Diagnostics.Runtime;
 
 namespace DiagExt.Core.Detectors.WcfHang;

@@ -1,5 +1,5 @@
-using DiagExt.Core.Errors;
 using DiagExt.Core.Native.Symbols;
+using DiagExt.Core.Targets;
 
 namespace DiagExt.Core.Native.Stacks;
 

@@ -1,6 +1,6 @@
-using DiagExt.Core.Errors;
 using DiagExt.Core.Native.Symbols;
 using DiagExt.Core.Native.Windows;
+using DiagExt.Core.Targets;
 
 namespace DiagExt.Core.Native.Stacks;
 

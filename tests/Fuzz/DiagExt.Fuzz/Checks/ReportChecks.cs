@@ -1,7 +1,7 @@
 using System.Text.Json;
-using DiagExt.Core.Reports;
 using DiagExt.Core.Analysis;
 using DiagExt.Core.Rendering;
+using DiagExt.Core.Reports;
 using DiagExt.Fuzz.Engine;
 
 namespace DiagExt.Fuzz.Checks;

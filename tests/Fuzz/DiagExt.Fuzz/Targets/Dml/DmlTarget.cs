@@ -1,7 +1,7 @@
 using System.Text;
 using DiagExt.Core.Analysis;
-using DiagExt.Core.Reports;
 using DiagExt.Core.Rendering;
+using DiagExt.Core.Reports;
 using DiagExt.Core.Targets;
 using DiagExt.Fuzz.Checks;
 using DiagExt.Fuzz.Engine;

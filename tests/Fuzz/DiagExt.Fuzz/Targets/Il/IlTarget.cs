@@ -1,8 +1,8 @@
 using System.Reflection.Metadata;
 using DiagExt.Core.Analysis;
 using DiagExt.Core.Detectors.CtorOrder;
-using DiagExt.Core.Reports;
 using DiagExt.Core.Il;
+using DiagExt.Core.Reports;
 using DiagExt.Core.Targets;
 using DiagExt.Fuzz.Checks;
 using DiagExt.Fuzz.Engine;
