@@ -13,9 +13,28 @@ public static class CommandLineApp
 {
     public static int Run(IReadOnlyList<string> args, CommandIo io)
     {
+        // --dml-console (the WinDbg extension) may stand anywhere before "--"; every command honours it.
+        int end = args.ToList().IndexOf("--");
+        if (end < 0)
+            end = args.Count;
+        bool dmlConsole = args.Take(end).Contains(DmlConsoleWriter.Option);
+        if (dmlConsole)
+            io = io with { Out = new DmlConsoleWriter(io.Out) };
         try
         {
-            return (int)Dispatch(args, io with { CommandLine = args });
+            return Run(args.Where((a, i) => i >= end || a != DmlConsoleWriter.Option).ToList(), io with { CommandLine = args });
+        }
+        finally
+        {
+            io.Out.Flush();
+        }
+    }
+
+    private static int Run(List<string> args, CommandIo io)
+    {
+        try
+        {
+            return (int)Dispatch(args, io);
         }
         catch (OperationCanceledException)
         {
@@ -62,9 +81,12 @@ public static class CommandLineApp
         ParsedArguments parsed = ArgumentParser.Parse(args.Skip(1).ToList(), command.Options);
         if (parsed.Has(CommonOptions.Help.Name))
         {
-            // With --format dml (the WinDbg extension) every line on stdout is DML, help included.
+            // With --format dml every line on stdout is DML, help included; a DML console escapes it itself.
             string help = HelpCommand.For(command);
-            io.Out.Write(parsed.Value(CommonOptions.Format.Name) == "dml" ? HelpCommand.AsDml(help) : help);
+            if (parsed.Value(CommonOptions.Format.Name) == "dml")
+                io.Markup.Write(HelpCommand.AsDml(help));
+            else
+                io.Out.Write(help);
             return ExitCode.NothingFound;
         }
         return command.Execute(parsed, io);

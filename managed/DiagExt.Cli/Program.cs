@@ -1,6 +1,6 @@
 using System.Runtime.InteropServices;
 using DiagExt.Cli;
-using DiagExt.Cli.Batch;
+using DiagExt.Cli.Child;
 using DiagExt.Cli.Commands;
 
 // Ctrl+C and SIGTERM cancel the analysis; a live target is then let go by Dispose (and by the kernel if
@@ -31,7 +31,7 @@ void Abort(string reason)
     Environment.Exit(2);
 }
 
-ParentWatch.StartIfWorker(Abort);
+ParentWatch.StartIfChild(Abort);
 bool terminal = !Console.IsErrorRedirected;
 int width = 80;
 try

@@ -4,6 +4,7 @@
 #include "CommandLine.h"
 #include "DebuggerOutput.h"
 #include "Debuggee.h"
+#include "ExitCodes.h"
 #include "HelperLocator.h"
 #include "HelperProcess.h"
 #include "OutcomeMessage.h"
@@ -12,23 +13,6 @@
 namespace
 {
 const wchar_t Prefix[] = L"DiagExt: ";
-
-// True if the user chose an output format (--json, --format X): then diagext's output is not DML.
-bool ChoosesFormat(const std::wstring& userArgs)
-{
-    size_t start = 0;
-    while (start < userArgs.size())
-    {
-        size_t end = userArgs.find_first_of(L" \t", start);
-        std::wstring token = userArgs.substr(start, end == std::wstring::npos ? std::wstring::npos : end - start);
-        if (token == L"--json" || token == L"--format" || token.compare(0, 9, L"--format=") == 0)
-            return true;
-        if (end == std::wstring::npos)
-            break;
-        start = end + 1;
-    }
-    return false;
-}
 
 std::wstring Trim(const std::wstring& text)
 {
@@ -45,8 +29,9 @@ HRESULT Run(IDebugClient* client, const char* command, const char* args)
     std::wstring name = FromAnsi(command);
     bool help = name == L"help";
     std::wstring userArgs = Trim(FromAnsi(args));
-    bool dml = !help && !ChoosesFormat(userArgs);
-    std::wstring targetArgs;
+    // diagext keeps its stdout valid DML whatever format the user asks for (--dml-console): the extension
+    // relays every line as DML and never needs to know diagext's options.
+    std::wstring targetArgs = L"--dml-console";
     TargetArch arch = sizeof(void*) == 8 ? TargetArch::X64 : TargetArch::X86;
     std::wstring whyNot;
     if (help)
@@ -67,10 +52,8 @@ HRESULT Run(IDebugClient* client, const char* command, const char* args)
         arch = debuggee.arch;
         // The debugger has already stopped a live target; diagext must not suspend threads itself,
         // or a diagext killed by Ctrl+Break would leave them suspended.
-        targetArgs = debuggee.isDump ? QuoteArgument(debuggee.dumpPath)
-                                     : L"--pid " + std::to_wstring(debuggee.processId) + L" --no-suspend";
-        if (dml)
-            targetArgs += L" --format dml";
+        targetArgs += debuggee.isDump ? L" " + QuoteArgument(debuggee.dumpPath)
+                                      : L" --pid " + std::to_wstring(debuggee.processId) + L" --no-suspend";
     }
 
     HelperCommand helper;
@@ -86,17 +69,16 @@ HRESULT Run(IDebugClient* client, const char* command, const char* args)
     if (!helper.leadingArgs.empty())
         commandLine += L" " + helper.leadingArgs;
     commandLine += L" " + name;
-    if (!targetArgs.empty())
-        commandLine += L" " + targetArgs;
+    commandLine += L" " + targetArgs;
     if (!userArgs.empty())
         commandLine += L" " + userArgs;
 
-    Relay relay(output, dml);
+    Relay relay(output);
     HelperOutcome outcome = RunHelper(helper.exe, commandLine, relay);
     std::wstring line = OutcomeMessage(outcome, helper.exe, relay.StdoutLines(), relay.StderrLines());
     if (!line.empty())
         output.Error(Prefix + line);
-    bool ok = line.empty() && outcome.kind == HelperOutcome::Kind::Exited && (outcome.exitCode == 0 || outcome.exitCode == 1);
+    bool ok = line.empty() && outcome.kind == HelperOutcome::Kind::Exited && Analysed(outcome.exitCode);
     return ok ? S_OK : E_FAIL;
 }
 }  // namespace

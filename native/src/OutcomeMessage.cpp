@@ -1,4 +1,5 @@
 #include "OutcomeMessage.h"
+#include "ExitCodes.h"
 
 namespace
 {
@@ -52,11 +53,10 @@ std::wstring OutcomeMessage(const HelperOutcome& outcome, const std::wstring& ex
     case HelperOutcome::Kind::Exited:
         break;
     }
-    // 0 nothing found, 1 hazards found, 2 input error (diagext has said why on stderr).
     bool said = stdoutLines + stderrLines > 0;
-    if ((outcome.exitCode == 0 || outcome.exitCode == 1) && !said)
+    if (Analysed(outcome.exitCode) && !said)
         return L"diagext ended with exit code " + std::to_wstring(outcome.exitCode) + L" without printing anything; was it stopped from outside?";
-    if (outcome.exitCode == 0 || outcome.exitCode == 1 || (outcome.exitCode == 2 && stderrLines > 0))
+    if (Analysed(outcome.exitCode) || (outcome.exitCode == static_cast<DWORD>(DiagextExit::InputError) && stderrLines > 0))
         return std::wstring();
     return L"diagext ended unexpectedly with exit code " + Hex(outcome.exitCode) + KnownExitCode(outcome.exitCode) +
            L"; the debugging session is not affected";

@@ -3,10 +3,7 @@
 void Relay::OnStdoutLine(const std::wstring& line)
 {
     m_stdoutLines++;
-    if (m_dml)
-        m_output.Dml(line);
-    else
-        m_output.Text(line);
+    m_output.Dml(line);
 }
 
 void Relay::OnStderrLine(const std::wstring& line)

@@ -1,5 +1,5 @@
-// Relays a helper's lines into the debugger: stdout as DML (or as text when diagext was asked for
-// another format), stderr as errors; Ctrl+Break in the debugger stops the helper.
+// Relays a helper's lines into the debugger: stdout as DML (diagext run with --dml-console keeps every
+// line valid DML, whatever format the user chose), stderr as errors; Ctrl+Break stops the helper.
 #pragma once
 #include <string>
 #include "DebuggerOutput.h"
@@ -8,7 +8,7 @@
 class Relay final : public HelperListener
 {
 public:
-    Relay(DebuggerOutput& output, bool dml) : m_output(output), m_dml(dml) {}
+    explicit Relay(DebuggerOutput& output) : m_output(output) {}
 
     void OnStdoutLine(const std::wstring& line) override;
     void OnStderrLine(const std::wstring& line) override;
@@ -19,7 +19,6 @@ public:
 
 private:
     DebuggerOutput& m_output;
-    bool m_dml;
     unsigned m_stdoutLines = 0;
     unsigned m_stderrLines = 0;
 };

@@ -1,7 +1,7 @@
 using DiagExt.Cli.CommandLine;
 using DiagExt.Cli.Commands;
-using DiagExt.Core.Files;
 using DiagExt.Core.Targets;
+using DiagExt.Core.Targets.Sources;
 
 namespace DiagExt.Cli.Batch;
 

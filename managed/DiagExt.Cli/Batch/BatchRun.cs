@@ -1,9 +1,10 @@
 using System.Diagnostics;
 using DiagExt.Cli.CommandLine;
 using DiagExt.Cli.Commands;
-using DiagExt.Core.Batch;
 using DiagExt.Core.Errors;
 using DiagExt.Core.Rendering.Batch;
+using DiagExt.Core.Reports;
+using DiagExt.Core.Targets;
 
 namespace DiagExt.Cli.Batch;
 

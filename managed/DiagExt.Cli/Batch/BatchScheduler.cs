@@ -1,5 +1,6 @@
-using DiagExt.Core.Batch;
 using DiagExt.Core.Rendering.Batch;
+using DiagExt.Core.Reports;
+using DiagExt.Core.Targets;
 
 namespace DiagExt.Cli.Batch;
 
@@ -65,7 +66,7 @@ public static class BatchScheduler
 
     private static string Describe(WorkerOutcome outcome)
     {
-        string result = ReportView.Result(new DumpResult { Name = "", Status = outcome.Status, Report = outcome.Report });
+        string result = BatchWords.Result(new DumpResult { Name = "", Status = outcome.Status, Report = outcome.Report });
         string error = outcome.Error is null ? "" : $": {outcome.Error}";
         return $"{result}{error} ({outcome.Elapsed.TotalSeconds:0.0}s)";
     }

@@ -1,6 +1,6 @@
 using DiagExt.Cli.CommandLine;
 using DiagExt.Cli.Commands;
-using DiagExt.Core.Errors;
+using DiagExt.Core.Targets;
 
 namespace DiagExt.Cli.Batch;
 

@@ -1,6 +1,5 @@
-using DiagExt.Core.Batch;
 using DiagExt.Core.Errors;
-using DiagExt.Core.Files;
+using DiagExt.Core.Reports;
 using DiagExt.Core.Targets;
 using DiagExt.Core.Targets.Sources;
 

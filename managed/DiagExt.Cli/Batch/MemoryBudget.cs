@@ -1,4 +1,4 @@
-using DiagExt.Core.Errors;
+using DiagExt.Core.Targets;
 
 namespace DiagExt.Cli.Batch;
 

@@ -1,7 +1,6 @@
-using System.Text.Json;
-using DiagExt.Core.Batch;
+using DiagExt.Core.Reports;
 
 namespace DiagExt.Cli.Batch;
 
 /// <summary>How one analysing process ended: the report it printed, or why there is none.</summary>
-public sealed record WorkerOutcome(DumpStatus Status, string? Error, JsonElement? Report, TimeSpan Elapsed, long? PeakMemoryBytes);
+public sealed record WorkerOutcome(DumpStatus Status, string? Error, AnalysisReport? Report, TimeSpan Elapsed, long? PeakMemoryBytes);

@@ -1,13 +1,14 @@
 using System.Diagnostics;
 using System.Globalization;
 using System.Text.Json;
-using DiagExt.Cli.Commands;
-using DiagExt.Core.Batch;
+using DiagExt.Cli.Child;
+using DiagExt.Core.Errors;
+using DiagExt.Core.Reports;
 
 namespace DiagExt.Cli.Batch;
 
 /// <summary>
-/// Analyses one dump of a batch in its own diagext process ('diagext analyze DUMP --json', the same
+/// Analyses one dump of a batch in its own diagext (<see cref="ChildDiagext"/>: 'diagext analyze DUMP --json', the same
 /// single-dump path a user runs). Isolation is the point: a corrupt dump can crash ClrMD or the DAC with
 /// a native fault (SIGSEGV) that no catch can stop, and a DAC call that never returns cannot be cancelled;
 /// a process can be killed at the timeout, and its memory is returned when it exits. Its price, measured:
@@ -15,10 +16,6 @@ namespace DiagExt.Cli.Batch;
 /// </summary>
 public static class WorkerProcess
 {
-    /// <summary>Set in an analysing process: the batch's pid, so the worker stops if the batch is killed.</summary>
-    public const string ParentVariable = "DIAGEXT_PARENT_PID";
-
-    private const int MaxErrorChars = 64 * 1024;
     private static readonly TimeSpan MemoryPollInterval = TimeSpan.FromMilliseconds(200);
 
     public static async Task<WorkerOutcome> RunAsync(DumpCandidate dump, BatchSettings settings, CancellationToken cancellation)
@@ -27,42 +24,32 @@ public static class WorkerProcess
             return new WorkerOutcome(DumpStatus.Failed, dump.Problem, null, TimeSpan.Zero, null);
 
         var watch = Stopwatch.StartNew();
-        using Process process = Start(dump, settings);
-        Task<string> stdout = process.StandardOutput.ReadToEndAsync(CancellationToken.None);
-        Task<string> stderr = process.StandardError.ReadToEndAsync(CancellationToken.None);
+        long heapLimit = Math.Max(settings.MemoryBudget, 256L * 1024 * 1024);
+        using ChildDiagext child = ChildDiagext.Start(Arguments(dump, settings),
+            new Dictionary<string, string> { ["DOTNET_GCHeapHardLimit"] = "0x" + heapLimit.ToString("x", CultureInfo.InvariantCulture) });
+        Task<string> output = child.Output.ReadToEndAsync(CancellationToken.None);
         using var stopProbe = new CancellationTokenSource();
-        Task<long?> peak = PeakMemoryAsync(process.Id, stopProbe.Token);
+        Task<long?> peak = PeakMemoryAsync(child.Id, stopProbe.Token);
 
-        DumpStatus? stopped = null;
+        ChildExit exit;
         using (var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellation))
         {
             deadline.CancelAfter(settings.Timeout);
-            try
-            {
-                await process.WaitForExitAsync(deadline.Token).ConfigureAwait(false);
-            }
-            catch (OperationCanceledException)
-            {
-                stopped = cancellation.IsCancellationRequested ? DumpStatus.Cancelled : DumpStatus.TimedOut;
-                Kill(process);
-                await process.WaitForExitAsync(CancellationToken.None).ConfigureAwait(false);
-            }
+            exit = await child.WaitAsync(deadline.Token).ConfigureAwait(false);
         }
         stopProbe.Cancel();
-        string output = await stdout.ConfigureAwait(false);
-        string errors = await stderr.ConfigureAwait(false);
+        string report = await output.ConfigureAwait(false);
         long? peakBytes = await peak.ConfigureAwait(false);
         TimeSpan elapsed = watch.Elapsed;
 
-        return stopped switch
-        {
-            DumpStatus.TimedOut => new WorkerOutcome(DumpStatus.TimedOut, $"timed out after {Commands.Deadline.Describe(settings.Timeout)} (--timeout); its analysis was stopped", null, elapsed, peakBytes),
-            DumpStatus.Cancelled => new WorkerOutcome(DumpStatus.Cancelled, "cancelled", null, elapsed, peakBytes),
-            _ => Interpret(dump, process.ExitCode, output, errors, elapsed, peakBytes, settings),
-        };
+        if (exit.Killed)
+            return cancellation.IsCancellationRequested
+                ? new WorkerOutcome(DumpStatus.Cancelled, "cancelled", null, elapsed, peakBytes)
+                : new WorkerOutcome(DumpStatus.TimedOut, $"timed out after {Commands.Deadline.Describe(settings.Timeout)} (--timeout); its analysis was stopped", null, elapsed, peakBytes);
+        return Interpret(dump, exit, report, elapsed, peakBytes, settings);
     }
 
-    private static Process Start(DumpCandidate dump, BatchSettings settings)
+    private static List<string> Arguments(DumpCandidate dump, BatchSettings settings)
     {
         var arguments = new List<string> { "analyze", "--json" };
         if (dump.Source.Entry is { } entry)
@@ -73,65 +60,28 @@ public static class WorkerProcess
         int threads = Math.Max(1, Environment.ProcessorCount / Math.Max(1, settings.Jobs));
         arguments.AddRange(["--threads", threads.ToString(CultureInfo.InvariantCulture)]);
         arguments.AddRange(["--", dump.Source.Path]);
-        (string fileName, IReadOnlyList<string> args) = WorkerLauncher.Command(arguments);
-        var info = new ProcessStartInfo(fileName)
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            RedirectStandardInput = false,
-            UseShellExecute = false,
-        };
-        foreach (string a in args)
-            info.ArgumentList.Add(a);
-        info.Environment[ParentVariable] = Environment.ProcessId.ToString(CultureInfo.InvariantCulture);
-        long heapLimit = Math.Max(settings.MemoryBudget, 256L * 1024 * 1024);
-        info.Environment["DOTNET_GCHeapHardLimit"] = "0x" + heapLimit.ToString("x", CultureInfo.InvariantCulture);
-        return Process.Start(info) ?? throw new InvalidOperationException($"cannot start {fileName}");
+        return arguments;
     }
 
-    private static WorkerOutcome Interpret(DumpCandidate dump, int exitCode, string output, string errors, TimeSpan elapsed, long? peak, BatchSettings settings)
+    private static WorkerOutcome Interpret(DumpCandidate dump, ChildExit exit, string output, TimeSpan elapsed, long? peak, BatchSettings settings)
     {
-        if (exitCode is 0 or 1)
+        if (exit.Code is (int)ExitCode.NothingFound or (int)ExitCode.HazardsFound)
         {
             try
             {
-                using JsonDocument document = JsonDocument.Parse(output);
-                return new WorkerOutcome(DumpStatus.Analysed, null, document.RootElement.Clone(), elapsed, peak);
+                return new WorkerOutcome(DumpStatus.Analysed, null, ReportJson.Read(output), elapsed, peak);
             }
             catch (JsonException e)
             {
                 return new WorkerOutcome(DumpStatus.Failed, $"the analysis printed no readable report ({e.Message})", null, elapsed, peak);
             }
         }
-        string last = LastLine(errors);
-        if (exitCode == 2)
-            return new WorkerOutcome(DumpStatus.Failed, StripPrefixes(last, dump.Name), null, elapsed, peak);
-        return new WorkerOutcome(DumpStatus.Crashed, ChildCrash.Describe(exitCode, errors, settings.MemoryBudget), null, elapsed, peak);
-    }
-
-    private static string LastLine(string text)
-    {
-        string tail = text.Length > MaxErrorChars ? text[^MaxErrorChars..] : text;
-        return tail.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).LastOrDefault() ?? "the analysis failed without a message";
-    }
-
-    private static string StripPrefixes(string line, string name)
-    {
-        if (line.StartsWith("diagext: ", StringComparison.Ordinal))
-            line = line["diagext: ".Length..];
-        return line.StartsWith(name + ": ", StringComparison.Ordinal) ? line[(name.Length + 2)..] : line;
-    }
-
-    private static void Kill(Process process)
-    {
-        try
+        if (exit.Code == (int)ExitCode.InputError)
         {
-            process.Kill(entireProcessTree: true);
+            string line = exit.LastError;
+            return new WorkerOutcome(DumpStatus.Failed, line.StartsWith(dump.Name + ": ", StringComparison.Ordinal) ? line[(dump.Name.Length + 2)..] : line, null, elapsed, peak);
         }
-        catch (InvalidOperationException)
-        {
-            // Already gone.
-        }
+        return new WorkerOutcome(DumpStatus.Crashed, exit.Crash(settings.MemoryBudget), null, elapsed, peak);
     }
 
     /// <summary>The process's peak resident memory (VmHWM), read until it exits; Linux only.</summary>

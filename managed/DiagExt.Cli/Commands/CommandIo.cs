@@ -11,4 +11,10 @@ public sealed record CommandIo(TextWriter Out, TextWriter Error, CancellationTok
 {
     /// <summary>The whole command line as given, so a command can run itself again in a child process (<see cref="IsolatedRun"/>).</summary>
     public IReadOnlyList<string> CommandLine { get; init; } = [];
+
+    /// <summary>stdout is a DML console (<see cref="DmlConsoleWriter"/>): reports default to DML, text is escaped.</summary>
+    public bool DmlConsole => Out is DmlConsoleWriter;
+
+    /// <summary>Where output already rendered as DML goes: the console itself, past the escaping of text.</summary>
+    public TextWriter Markup => Out is DmlConsoleWriter console ? console.Markup : Out;
 }

@@ -10,7 +10,7 @@ public static class CommonOptions
     public static readonly OptionSpec Snapshot = new("--snapshot", null, "with --pid: have the process's own createdump write a dump (it pauses only while the dump is written) and analyse that");
     public static readonly OptionSpec Dac = new("--dac", "PATH", "the DAC (libmscordaccore.so / mscordaccore.dll) of the target's exact runtime, when it is not beside an installed runtime");
     public static readonly OptionSpec Entry = new("--entry", "NAME", "the dump inside a .zip to analyse (not needed when the zip holds only one)");
-    public static readonly OptionSpec Format = new("--format", "text|dml|json", "output format (default text; dml is what the WinDbg extension uses)");
+    public static readonly OptionSpec Format = new("--format", "text|dml|json", "output format (default text; dml with --dml-console, which the WinDbg extension passes: then any other format is escaped as DML text)");
 
     /// <summary>
     /// "--json" alone prints JSON on stdout. A value makes 'analyze' write its batch report to a file; it is

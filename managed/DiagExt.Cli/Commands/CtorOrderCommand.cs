@@ -2,6 +2,7 @@ using DiagExt.Cli.CommandLine;
 using DiagExt.Core.Analysis;
 using DiagExt.Core.Detectors.CtorOrder;
 using DiagExt.Core.Errors;
+using DiagExt.Core.Reports;
 
 namespace DiagExt.Cli.Commands;
 
@@ -33,9 +34,9 @@ public sealed class CtorOrderCommand(IDetector detector) : ICommand
             return DetectorRun.Execute(Name, [detector], arguments, io);
         if (arguments.Has(CommonOptions.Pid.Name) || arguments.Has(CommonOptions.Dac.Name))
             throw new UsageException("--assembly scans files: it takes no --pid or --dac");
-        OutputFormat format = OutputFormats.From(arguments);
+        OutputFormat format = OutputFormats.From(arguments, io);
         AnalysisReport report = StaticCtorOrderScan.Run([first, .. arguments.Positionals], io.Cancellation);
-        OutputFormats.Render(format, report, io.Out);
+        OutputFormats.Render(format, report, io);
         return report.HasFindings ? ExitCode.HazardsFound : ExitCode.NothingFound;
     }
 }

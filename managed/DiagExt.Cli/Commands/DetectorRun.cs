@@ -1,6 +1,7 @@
 using DiagExt.Cli.CommandLine;
 using DiagExt.Core.Analysis;
 using DiagExt.Core.Errors;
+using DiagExt.Core.Reports;
 using DiagExt.Core.Targets;
 
 namespace DiagExt.Cli.Commands;
@@ -12,7 +13,7 @@ public static class DetectorRun
     {
         if (IsolatedRun.Applies(arguments))
             return IsolatedRun.Execute(TargetArguments.Describe(arguments), io);
-        OutputFormat format = OutputFormats.From(arguments);
+        OutputFormat format = OutputFormats.From(arguments, io);
         using var deadline = new Deadline(arguments.DurationValue(CommonOptions.Timeout.Name), io);
         try
         {
@@ -26,7 +27,7 @@ public static class DetectorRun
                 string skipped = string.Join(", ", report.Outcomes.Select(o => o.Detector));
                 throw new DiagExtException($"{target.DisplayName}: {reasons} (no detector could run: {skipped} skipped)");
             }
-            OutputFormats.Render(format, report, io.Out);
+            OutputFormats.Render(format, report, io);
             return report.HasFindings ? ExitCode.HazardsFound : ExitCode.NothingFound;
         }
         catch (OperationCanceledException) when (deadline.Expired(io.Cancellation))

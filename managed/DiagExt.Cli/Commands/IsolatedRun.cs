@@ -1,7 +1,4 @@
-using System.Diagnostics;
-using System.Globalization;
-using System.Text;
-using DiagExt.Cli.Batch;
+using DiagExt.Cli.Child;
 using DiagExt.Cli.CommandLine;
 using DiagExt.Core.Errors;
 
@@ -16,52 +13,25 @@ namespace DiagExt.Cli.Commands;
 /// </summary>
 public static class IsolatedRun
 {
-    /// <summary>Set in the child (and in a batch's workers): analyse in-process.</summary>
-    private const string ChildVariable = "DIAGEXT_ISOLATED";
-
     public static bool Applies(ParsedArguments arguments) =>
-        arguments.IntValue(CommonOptions.Pid.Name) is null
-        && Environment.GetEnvironmentVariable(ChildVariable) != "1"
-        && Environment.GetEnvironmentVariable(WorkerProcess.ParentVariable) is null;
+        arguments.IntValue(CommonOptions.Pid.Name) is null && !ChildDiagext.InChild;
 
     public static ExitCode Execute(string target, CommandIo io)
     {
-        (string fileName, IReadOnlyList<string> args) = WorkerLauncher.Command(io.CommandLine);
-        var info = new ProcessStartInfo(fileName)
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-            StandardOutputEncoding = new UTF8Encoding(false),
-            StandardErrorEncoding = new UTF8Encoding(false),
-        };
-        foreach (string a in args)
-            info.ArgumentList.Add(a);
-        info.Environment[ChildVariable] = "1";
-        // The child ends itself if this process is killed (ParentWatch), instead of analysing on for nobody.
-        info.Environment[WorkerProcess.ParentVariable] = Environment.ProcessId.ToString(CultureInfo.InvariantCulture);
-        using Process child = Process.Start(info) ?? throw new DiagExtException($"{target}: cannot start {fileName}");
-        Task relay = RelayAsync(child.StandardOutput, io.Out);
-        Task<string> errors = child.StandardError.ReadToEndAsync(CancellationToken.None);
-        try
-        {
-            child.WaitForExitAsync(io.Cancellation).GetAwaiter().GetResult();
-        }
-        catch (OperationCanceledException)
-        {
-            // Ctrl+C reaches the child too when both share the terminal; SIGTERM to this process alone does not.
-            child.Kill(entireProcessTree: true);
-            child.WaitForExit();
-            throw;
-        }
+        using ChildDiagext child = ChildDiagext.Start(io.CommandLine);
+        // The child got the same command line: on a DML console its output is already DML.
+        Task relay = RelayAsync(child.Output, io.Markup);
+        // Ctrl+C reaches the child too when both share the terminal; SIGTERM to this process alone does not: it is killed.
+        ChildExit exit = child.WaitAsync(io.Cancellation).GetAwaiter().GetResult();
         relay.GetAwaiter().GetResult();
-        string stderr = errors.GetAwaiter().GetResult();
-        if (child.ExitCode is (int)ExitCode.NothingFound or (int)ExitCode.HazardsFound or (int)ExitCode.InputError)
+        if (exit.Killed)
+            throw new OperationCanceledException(io.Cancellation);
+        if (exit.Documented)
         {
-            io.Error.Write(stderr);
-            return (ExitCode)child.ExitCode;
+            io.Error.Write(exit.Errors);
+            return (ExitCode)exit.Code;
         }
-        throw new DiagExtException($"{target}: {ChildCrash.Describe(child.ExitCode, stderr, null)}");
+        throw new DiagExtException($"{target}: {exit.Crash(null)}");
     }
 
     /// <summary>Copies the child's report as it is written, so a debugger extension shows it line by line.</summary>

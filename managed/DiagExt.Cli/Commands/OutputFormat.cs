@@ -1,6 +1,7 @@
 using DiagExt.Cli.CommandLine;
 using DiagExt.Core.Analysis;
 using DiagExt.Core.Rendering;
+using DiagExt.Core.Reports;
 
 namespace DiagExt.Cli.Commands;
 
@@ -14,7 +15,8 @@ public enum OutputFormat
 /// <summary>Picks and runs the renderer for --format / --json.</summary>
 public static class OutputFormats
 {
-    public static OutputFormat From(ParsedArguments arguments)
+    /// <summary>The format asked for; with none, DML on a DML console (the WinDbg extension), else text.</summary>
+    public static OutputFormat From(ParsedArguments arguments, CommandIo io)
     {
         string? format = arguments.Value(CommonOptions.Format.Name);
         if (arguments.Value(CommonOptions.Json.Name) is { } file)
@@ -27,25 +29,26 @@ public static class OutputFormats
         }
         return format switch
         {
-            null or "text" => OutputFormat.Text,
+            null => io.DmlConsole ? OutputFormat.Dml : OutputFormat.Text,
+            "text" => OutputFormat.Text,
             "dml" => OutputFormat.Dml,
             "json" => OutputFormat.Json,
             _ => throw new UsageException($"--format must be text, dml or json, not '{format}'"),
         };
     }
 
-    public static void Render(OutputFormat format, AnalysisReport report, TextWriter output)
+    public static void Render(OutputFormat format, AnalysisReport report, CommandIo io)
     {
         switch (format)
         {
             case OutputFormat.Json:
-                JsonReportRenderer.Render(report, output);
+                ReportJson.Write(report, io.Out);
                 break;
             case OutputFormat.Dml:
-                new ConsoleReportRenderer(new DmlStyle(managedTarget: report.Target.Runtime.IsLoaded)).Render(report, output);
+                new ConsoleReportRenderer(new DmlStyle(managedTarget: report.Target?.Runtime.IsLoaded == true)).Render(report, io.Markup);
                 break;
             default:
-                new ConsoleReportRenderer(new PlainStyle()).Render(report, output);
+                new ConsoleReportRenderer(new PlainStyle()).Render(report, io.Out);
                 break;
         }
     }

@@ -1,7 +1,6 @@
 using System.Diagnostics;
-using DiagExt.Core.Findings;
 using DiagExt.Core.Heap;
-using DiagExt.Core.Parallelism;
+using DiagExt.Core.Reports;
 using DiagExt.Core.Targets;
 
 namespace DiagExt.Core.Analysis;
@@ -56,7 +55,7 @@ public static class Analyzer
             own.Note("the runtime says its heap cannot be walked now (the target was read during a garbage collection): objects may be missed; take the dump again");
         // A corrupt length that ends a segment's walk early, or a type ClrMD cannot read, hides objects the same way.
         if (detector.HeapInterest is not null && own.HeapStarted)
-            foreach (string damage in own.Heap.Damage.Take(3))
+            foreach (HeapDamage damage in own.Heap.Damage.Take(3))
                 own.Note($"heap damaged: {damage}");
         IReadOnlyList<string> notes = own.TakeNotes();
         return new DetectorOutcome(detector.Name, DetectorStatus.Ran, notes.Count == 0 ? null : string.Join("; ", notes), findings, watch.Elapsed);

@@ -5,7 +5,10 @@ using DiagExt.Core.Detectors.WcfHang;
 
 namespace DiagExt.Core.Analysis;
 
-/// <summary>Every detector DiagExt has, in the order <c>analyze</c> runs them.</summary>
+/// <summary>
+/// Every detector DiagExt has, in the order <c>analyze</c> runs them. A new detector is one line here: the
+/// commands, help, batch columns, JSON reading and every renderer take it from this list.
+/// </summary>
 public static class DetectorCatalog
 {
     public static IReadOnlyList<IDetector> CreateAll() =>
@@ -17,4 +20,9 @@ public static class DetectorCatalog
     ];
 
     public static IDetector? Find(string name) => CreateAll().FirstOrDefault(d => d.Name == name);
+
+    /// <summary>The finding record of the detector with that name, or null if there is none.</summary>
+    public static Type? FindingType(string name) => FindingTypes.GetValueOrDefault(name);
+
+    private static readonly Dictionary<string, Type> FindingTypes = CreateAll().ToDictionary(d => d.Name, d => d.FindingType, StringComparer.Ordinal);
 }

@@ -1,5 +1,5 @@
-using DiagExt.Core.Findings;
 using DiagExt.Core.Heap;
+using DiagExt.Core.Reports;
 
 namespace DiagExt.Core.Analysis;
 
@@ -35,6 +35,9 @@ public interface IDetector
 
     /// <summary>The heap objects this detector wants from the shared pass, or null if it needs none.</summary>
     IHeapInterest? HeapInterest { get; }
+
+    /// <summary>The record its findings are: a batch reads a finding's JSON back into it.</summary>
+    Type FindingType { get; }
 
     IReadOnlyList<Finding> Analyze(AnalysisContext context);
 }

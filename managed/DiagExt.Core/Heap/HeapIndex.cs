@@ -16,7 +16,7 @@ public sealed class HeapIndex
     private Task _walk = Task.CompletedTask;
     private long _objectCount;
     private TimeSpan _elapsed;
-    private readonly List<string> _damage = [];
+    private readonly List<HeapDamage> _damage = [];
 
     private HeapIndex(IEnumerable<IHeapInterest> interests, bool walkable)
     {
@@ -37,7 +37,7 @@ public sealed class HeapIndex
     /// What the walk could not see, once it has ended: a segment whose last object (a corrupt array length) runs past
     /// the segment's end, so every object after it there went unseen; a type ClrMD could not read (<see cref="CorruptType"/>).
     /// </summary>
-    public IReadOnlyList<string> Damage => Ended(() => _damage);
+    public IReadOnlyList<HeapDamage> Damage => Ended(() => _damage);
 
     /// <summary>Walks the heap now, on this thread.</summary>
     public static HeapIndex Build(ClrHeap heap, IReadOnlyCollection<IHeapInterest> interests, CancellationToken cancellation) =>
@@ -100,7 +100,7 @@ public sealed class HeapIndex
                         finds[i].Add(obj);
                 }
                 if (last.Type is { } lastType && last.Address + last.Size > segment.End)
-                    _damage.Add($"the object at 0x{last.Address:x} ({lastType.Name}) claims {last.Size:N0} bytes, past the end of its heap segment (0x{segment.End:x}): the objects after it in that segment were not checked");
+                    _damage.Add(new HeapDamage.ObjectPastSegment(last.Address, lastType.Name, last.Size, segment.End));
             }
             _objectCount = count;
             _elapsed = stopwatch.Elapsed;

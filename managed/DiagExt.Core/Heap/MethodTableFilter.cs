@@ -8,7 +8,7 @@ namespace DiagExt.Core.Heap;
 /// when it differs, one lookup. A type ClrMD cannot read (<see cref="CorruptType"/>) is wanted by none, and said
 /// in <paramref name="damage"/>.
 /// </summary>
-internal sealed class MethodTableFilter(IHeapInterest[] interests, List<string> damage)
+internal sealed class MethodTableFilter(IHeapInterest[] interests, List<HeapDamage> damage)
 {
     private readonly Dictionary<ulong, int[]> _wantedBy = [];
     private ulong _lastMethodTable;
@@ -38,7 +38,7 @@ internal sealed class MethodTableFilter(IHeapInterest[] interests, List<string> 
         }
         catch (Exception e) when (CorruptType.Is(e))
         {
-            damage.Add($"the type with method table 0x{type.MethodTable:x}: {CorruptType.Describe(e)}; its objects were not checked");
+            damage.Add(new HeapDamage.UnreadableType(type.MethodTable, CorruptType.Describe(e)));
             return [];
         }
     }

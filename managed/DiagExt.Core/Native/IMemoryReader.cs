@@ -1,13 +1,13 @@
 namespace DiagExt.Core.Native;
 
 /// <summary>Target memory as a dump captured it. Reads return how many bytes were there; they never throw.</summary>
-public interface IMemoryReader
+internal interface IMemoryReader
 {
     int ReadMemory(ulong address, Span<byte> buffer);
 }
 
 /// <summary>Typed reads on top of <see cref="IMemoryReader"/>: false when the bytes were not captured.</summary>
-public static class MemoryReaderExtensions
+internal static class MemoryReaderExtensions
 {
     public static bool TryReadUInt16(this IMemoryReader memory, ulong address, out ushort value)
     {

@@ -1,6 +1,5 @@
 using System.Globalization;
-using DiagExt.Core.Analysis;
-using DiagExt.Core.Findings;
+using DiagExt.Core.Reports;
 using DiagExt.Core.Targets;
 
 namespace DiagExt.Core.Rendering;
@@ -15,7 +14,7 @@ public sealed class ConsoleReportRenderer(IMarkupStyle style)
 
     public void Render(AnalysisReport report, TextWriter output)
     {
-        output.WriteLine(Header(report.Target, report.HeapObjects));
+        output.WriteLine(style.Text(Header(report.Subject, report.HeapObjects)));
         foreach (DetectorOutcome outcome in report.Outcomes)
         {
             if (outcome.Status == DetectorStatus.Skipped)
@@ -53,7 +52,7 @@ public sealed class ConsoleReportRenderer(IMarkupStyle style)
         output.WriteLine($"    {style.Piece(new MarkupPiece.Thread(thread.OsThreadId))}{style.Text($"{managed} {thread.Role}")}");
         string at = thread.Frame is null ? "" : $"at {thread.Frame}";
         string caller = thread.CallerFrame is null ? "" : $" <- {thread.CallerFrame}";
-        string cpu = CpuText(thread);
+        string cpu = ReportText.Cpu(thread);
         if (at.Length + caller.Length + cpu.Length > 0)
             output.WriteLine($"        {style.Text($"{at}{caller}{(cpu.Length > 0 && at.Length > 0 ? "; " : "")}{cpu}")}");
         if (thread.Stack is { Count: > 0 } stack)
@@ -64,51 +63,27 @@ public sealed class ConsoleReportRenderer(IMarkupStyle style)
         }
     }
 
-    private static string CpuText(ThreadRef thread)
+    private static string Header(ReportSubject subject, long? heapObjects)
     {
-        if (thread.UserCpuSeconds is not double user)
-            return "";
-        string text = $"CPU user {FormatSeconds(user)} kernel {FormatSeconds(thread.KernelCpuSeconds ?? 0)}";
-        if (thread.RecentCpuShare is double share)
-            text += string.Format(Invariant, ", {0:0}% of a core just before attach", share * 100);
-        return text;
-    }
-
-    /// <summary>Like !runaway: d:hh:mm:ss.fff for long times, seconds for short ones.</summary>
-    public static string FormatSeconds(double seconds)
-    {
-        var span = TimeSpan.FromSeconds(seconds);
-        return span.TotalHours >= 1
-            ? string.Format(Invariant, "{0}:{1:mm\\:ss\\.fff}", (int)span.TotalHours, span)
-            : string.Format(Invariant, "{0:0.000}s", seconds);
-    }
-
-    private string Header(TargetSummary target, long? heapObjects)
-    {
-        if (target.Kind == TargetKind.Assemblies)
-            return style.Text(target.Name);
+        if (subject is AssemblyScanSummary scan)
+            return string.Create(Invariant, $"{scan.Assemblies:N0} assemblies scanned from {scan.Files:N0} files ({scan.Inputs})") +
+                   (scan.NativeFilesSkipped > 0 ? string.Create(Invariant, $", {scan.NativeFilesSkipped:N0} native files skipped") : "") +
+                   string.Create(Invariant, $", {scan.MethodsAnalysed:N0} methods analysed");
+        var target = (TargetSummary)subject;
         string kind = target.Kind switch
         {
             TargetKind.WindowsMinidump => "Windows minidump",
             TargetKind.ElfCore => "ELF core",
             _ => "live process",
         };
-        string runtime = target.Runtime.Availability switch
-        {
-            RuntimeAvailability.Loaded => $"{target.Runtime.Flavor} {target.Runtime.Version}",
-            RuntimeAvailability.NotPresent => "no .NET runtime",
-            _ => $"{target.Runtime.Flavor} {target.Runtime.Version} (not loadable)",
-        };
         string heap = heapObjects is long n ? string.Format(Invariant, ", {0:N0} heap objects", n) : "";
-        return style.Text($"{target.Name}: {target.Platform} {target.Architecture} {kind}, {runtime}, {target.ThreadCount} threads{heap}");
+        return $"{target.Name}: {target.Platform} {target.Architecture} {kind}, {ReportText.Runtime(target.Runtime)}, {target.ThreadCount} threads{heap}";
     }
 
     private string Footer(AnalysisReport report)
     {
-        int count = report.Findings.Count();
         string perDetector = string.Join(", ", report.Outcomes.Where(o => o.Status == DetectorStatus.Ran).Select(o => $"{o.Detector}: {o.Findings.Count}"));
-        string summary = count == 0 ? "no hazard found" : count == 1 ? "1 finding" : $"{count} findings";
-        string cpu = report.Target.CpuTimeUnavailable is { } why ? $"; {why}" : "";
-        return style.Text(string.Format(Invariant, "{0} ({1}) in {2:0.00}s{3}", summary, perDetector, report.Elapsed.TotalSeconds, cpu));
+        string cpu = report.Target?.CpuTimeUnavailable is { } why ? $"; {why}" : "";
+        return style.Text(string.Format(Invariant, "{0} ({1}) in {2:0.00}s{3}", ReportText.Count(report, "no hazard found"), perDetector, report.Elapsed.TotalSeconds, cpu));
     }
 }

@@ -1,4 +1,3 @@
-using DiagExt.Core.Errors;
 using DiagExt.Core.Native.Minidump;
 using Microsoft.Diagnostics.Runtime;
 using Microsoft.Diagnostics.Runtime.DataReaders.Implementation;
@@ -52,7 +51,7 @@ public sealed class Target : IDisposable
     public ThreadTimes ThreadTimes { get; }
 
     /// <summary>DiagExt's own reader of a Windows minidump target; null for other targets.</summary>
-    public MinidumpFile? Minidump { get; }
+    internal MinidumpFile? Minidump { get; }
 
     public TargetOptions Options { get; }
 

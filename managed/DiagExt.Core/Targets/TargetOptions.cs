@@ -1,4 +1,3 @@
-using DiagExt.Core.Errors;
 
 namespace DiagExt.Core.Targets;
 

@@ -1,7 +1,7 @@
-using System.Text.Json;
-using DiagExt.Core.Batch;
 using DiagExt.Core.Errors;
 using DiagExt.Core.Rendering.Batch;
+using DiagExt.Core.Reports;
+using DiagExt.Core.Targets;
 
 namespace DiagExt.Tests.Batch;
 
@@ -9,12 +9,20 @@ namespace DiagExt.Tests.Batch;
 [TestFixture]
 public class BatchReportTests
 {
-    private static DumpResult Analysed(string name, params string[] severities)
+    private sealed record ProbeFinding(FindingSeverity Level) : Finding
     {
-        var findings = severities.Select(s => new Dictionary<string, object?> { ["detector"] = "x", ["kind"] = "k", ["title"] = "t", ["summary"] = "s", ["severity"] = s == "" ? null : s });
-        JsonElement report = JsonSerializer.SerializeToElement(new { findings, detectors = new[] { new { name = "x", status = "ran", findings = severities.Length } } });
-        return new DumpResult { Name = name, Status = DumpStatus.Analysed, Report = report };
+        public override string Detector => "x";
+
+        public override FindingSeverity Severity => Level;
     }
+
+    private static readonly TargetSummary Target = new("t.dmp", TargetKind.WindowsMinidump, "WINDOWS", "x64", null, 1, RuntimeStatus.NotPresent, null, null);
+
+    private static DumpResult Analysed(string name, params FindingSeverity[] severities) => WithOutcomes(name,
+        new DetectorOutcome("x", DetectorStatus.Ran, null, severities.Select(s => new ProbeFinding(s) { Kind = "k", Title = "t", Summary = "s" }).ToList(), TimeSpan.Zero));
+
+    private static DumpResult WithOutcomes(string name, params DetectorOutcome[] outcomes) =>
+        new() { Name = name, Status = DumpStatus.Analysed, Report = new AnalysisReport(Target, outcomes, null, TimeSpan.Zero) };
 
     private static DumpResult Failed(string name) => new() { Name = name, Status = DumpStatus.Failed, Error = "truncated" };
 
@@ -23,33 +31,33 @@ public class BatchReportTests
     [Test]
     public void Information_findings_alone_do_not_make_exit_code_1()
     {
-        BatchReport batch = Batch(Analysed("a", "information"), Failed("b"));
+        BatchReport batch = Batch(Analysed("a", FindingSeverity.Information), Failed("b"));
         Assert.That(batch.ExitCode, Is.EqualTo(ExitCode.NothingFound));
-        Assert.That(ReportView.Result(batch.Dumps[0]), Is.EqualTo("no hazard, 1 note"));
-        Assert.That(BatchTextRenderer.Totals(batch), Does.Contain("no hazard found (1 note: x: 1)"));
+        Assert.That(BatchWords.Result(batch.Dumps[0]), Is.EqualTo("no hazard, 1 note"));
+        Assert.That(BatchTextRenderer.Totals(batch), Does.Contain("no hazard found, 1 note (x: 1)"));
     }
 
-    [TestCase("hazard")]
-    [TestCase("warning")]
-    [TestCase("")]
-    public void A_hazard_or_warning_anywhere_makes_exit_code_1(string severity)
+    [TestCase(FindingSeverity.Hazard)]
+    [TestCase(FindingSeverity.Warning)]
+    public void A_hazard_or_warning_anywhere_makes_exit_code_1(FindingSeverity severity)
     {
-        BatchReport batch = Batch(Analysed("a"), Analysed("b", severity, "information"), Failed("c"));
+        BatchReport batch = Batch(Analysed("a"), Analysed("b", severity, FindingSeverity.Information), Failed("c"));
         Assert.That(batch.ExitCode, Is.EqualTo(ExitCode.HazardsFound));
-        Assert.That(ReportView.Result(batch.Dumps[1]), Is.EqualTo("1 finding (+1 note)"));
+        Assert.That(BatchWords.Result(batch.Dumps[1]), Is.EqualTo("1 finding, 1 note"));
+        Assert.That(BatchTextRenderer.Totals(batch), Does.Contain("1 finding, 1 note (x: 2)"));
     }
 
     [Test]
     public void Exit_code_2_when_nothing_could_be_analysed_or_the_batch_was_cancelled()
     {
         Assert.That(Batch(Failed("a"), Failed("b")).ExitCode, Is.EqualTo(ExitCode.InputError));
-        Assert.That((Batch(Analysed("a", "hazard")) with { Cancelled = true }).ExitCode, Is.EqualTo(ExitCode.InputError));
+        Assert.That((Batch(Analysed("a", FindingSeverity.Hazard)) with { Cancelled = true }).ExitCode, Is.EqualTo(ExitCode.InputError));
     }
 
     [Test]
     public void A_duplicate_counts_once_and_its_findings_are_listed_once()
     {
-        DumpResult original = Analysed("a", "hazard");
+        DumpResult original = Analysed("a", FindingSeverity.Hazard);
         BatchReport batch = Batch(original, original with { Name = "a-copy", SameContentAs = "a" }, Failed("b"), Failed("b-copy") with { SameContentAs = "b" });
         Assert.That(batch.Findings, Has.Count.EqualTo(1));
         Assert.That(batch.Findings[0].AlsoIn, Is.EqualTo(new[] { "a-copy" }));
@@ -59,16 +67,13 @@ public class BatchReportTests
     [Test]
     public void What_a_detector_says_besides_findings_is_listed_as_a_note()
     {
-        JsonElement report = JsonSerializer.SerializeToElement(new
-        {
-            findings = Array.Empty<object>(),
-            detectors = new[] { new { name = "y", status = "ran", findings = 0, reason = "lock is free" }, new { name = "x", status = "skipped", findings = 0, reason = "needs .NET" } },
-        });
-        BatchReport batch = Batch(new DumpResult { Name = "w.dmp", Status = DumpStatus.Analysed, Report = report });
+        BatchReport batch = Batch(WithOutcomes("w.dmp",
+            new DetectorOutcome("y", DetectorStatus.Ran, "lock is free", [], TimeSpan.Zero),
+            new DetectorOutcome("x", DetectorStatus.Skipped, "needs .NET", [], TimeSpan.Zero)));
         var text = new StringWriter();
         BatchTextRenderer.Render(batch, text);
         Assert.That(text.ToString(), Does.Contain("notes:\n  w.dmp: y: lock is free".Replace("\n", Environment.NewLine)));
         Assert.That(text.ToString(), Does.Not.Contain("needs .NET"), "a skipped detector's reason is not a note");
-        Assert.That(ReportView.DetectorCell(batch.Dumps[0], "x"), Is.EqualTo("-"));
+        Assert.That(BatchWords.DetectorCell(batch.Dumps[0], "x"), Is.EqualTo("-"));
     }
 }

@@ -1,4 +1,4 @@
-using DiagExt.Core.Files;
+using DiagExt.Core.Targets.Sources;
 using DiagExt.Tests.Infrastructure;
 
 namespace DiagExt.Tests.Batch;

@@ -1,5 +1,5 @@
 using DiagExt.Cli.Batch;
-using DiagExt.Core.Errors;
+using DiagExt.Core.Targets;
 using DiagExt.Core.Targets.Sources;
 
 namespace DiagExt.Tests.Batch;

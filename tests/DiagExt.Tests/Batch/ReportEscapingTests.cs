@@ -1,14 +1,15 @@
-using System.Text.Json;
-using DiagExt.Core.Batch;
+using DiagExt.Core.Detectors.DictCycle;
 using DiagExt.Core.Rendering;
 using DiagExt.Core.Rendering.Batch;
+using DiagExt.Core.Reports;
+using DiagExt.Core.Targets;
 
 namespace DiagExt.Tests.Batch;
 
 /// <summary>
 /// Strings in a report come from the dump (type names, keys, file names): the HTML and Markdown renderers
 /// must not let one open a tag, run a script, start a list or plant a link. Pure renderer tests: the
-/// report JSON below is what a hostile dump could make diagext print.
+/// report below is what a hostile dump could make diagext print, read back from its JSON as a batch reads it.
 /// </summary>
 [TestFixture]
 public class ReportEscapingTests
@@ -17,25 +18,24 @@ public class ReportEscapingTests
 
     private static BatchReport ReportWith(string text)
     {
-        var finding = new Dictionary<string, object?>
+        var finding = new DictCycleFinding
         {
-            ["detector"] = "dictcycle",
-            ["kind"] = "self-cycle",
-            ["title"] = text,
-            ["summary"] = text,
-            ["threads"] = new[] { new Dictionary<string, object?> { ["osThreadId"] = 42, ["role"] = text, ["frame"] = text } },
-            ["evidence"] = new[] { "1. " + text, "- " + text },
-            ["advice"] = text,
-            ["holder"] = text,
+            Kind = "self-cycle",
+            Title = text,
+            Summary = text,
+            Threads = [new ThreadRef { OsThreadId = 42, Role = text, Frame = text }],
+            Evidence = [Markup.Text("1. " + text), Markup.Text("- " + text)],
+            Advice = text,
+            Holder = text,
+            Address = "0x1", Type = text, Layout = "net10", Count = 1, BucketsLength = 1, EntriesLength = 1, BucketsAddress = "0x2", EntriesAddress = "0x3",
+            BadIndices = [0], BadBuckets = [0], Defects = [], Verdict = "never return",
         };
-        var report = new
-        {
-            target = new { name = text, threads = 3, runtime = new { availability = "Loaded", version = "10.0.0", flavor = ".NET" } },
-            findings = new[] { finding },
-            detectors = new[] { new { name = "dictcycle", status = "ran", findings = 1 } },
-        };
-        JsonElement json = JsonSerializer.SerializeToElement(report);
-        var dump = new DumpResult { Name = "dumps/" + text + ".dmp", Status = DumpStatus.Analysed, Report = json, Elapsed = TimeSpan.FromSeconds(1) };
+        var target = new TargetSummary(text, TargetKind.ElfCore, "Linux", "x64", null, 3, new RuntimeStatus(RuntimeAvailability.Loaded, "10.0.0", ".NET", null), null, null);
+        var written = new AnalysisReport(target, [new DetectorOutcome("dictcycle", DetectorStatus.Ran, null, [finding], TimeSpan.Zero)], null, TimeSpan.Zero);
+        // As a batch gets it: the analysing process's JSON, read back.
+        var json = new StringWriter();
+        ReportJson.Write(written, json);
+        var dump = new DumpResult { Name = "dumps/" + text + ".dmp", Status = DumpStatus.Analysed, Report = ReportJson.Read(json.ToString()), Elapsed = TimeSpan.FromSeconds(1) };
         var failed = new DumpResult { Name = "dumps/<img src=x onerror=alert(2)>.dmp", Status = DumpStatus.Failed, Error = text };
         return new BatchReport(["dumps"], [dump, failed], [new SkippedFile("<b>readme</b>", text)], 2, TimeSpan.FromSeconds(3), false);
     }

@@ -1,6 +1,7 @@
 using System.Text.Json;
 using DiagExt.Cli;
 using DiagExt.Cli.Commands;
+using DiagExt.Core.Reports;
 
 namespace DiagExt.Tests.Infrastructure;
 
@@ -19,7 +20,21 @@ public static class Diagext
         var stdout = new StringWriter();
         var stderr = new StringWriter();
         int code = CommandLineApp.Run(args, new CommandIo(stdout, stderr, CancellationToken.None));
+        AssertReadsBack(stdout.ToString());
         return new Result(code, stdout.ToString(), stderr.ToString());
+    }
+
+    /// <summary>
+    /// Every single-target JSON report a test sees, from every detector on real dumps, must read back into the same
+    /// typed records and write out the same text: what a batch does with each of its workers' reports.
+    /// </summary>
+    private static void AssertReadsBack(string stdout)
+    {
+        if (!stdout.StartsWith('{') || !stdout.Contains("\"schemaVersion\"", StringComparison.Ordinal) || stdout.Contains("\"kind\": \"batch\"", StringComparison.Ordinal))
+            return;
+        var again = new StringWriter();
+        ReportJson.Write(ReportJson.Read(stdout), again);
+        Assert.That(again.ToString(), Is.EqualTo(stdout), "the report read back by ReportJson writes differently");
     }
 
     /// <summary>The built diagext executable, for tests that need a separate process (signals, stack traces on stderr).</summary>

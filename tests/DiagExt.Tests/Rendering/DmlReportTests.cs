@@ -1,6 +1,6 @@
 using DiagExt.Core.Analysis;
-using DiagExt.Core.Findings;
 using DiagExt.Core.Rendering;
+using DiagExt.Core.Reports;
 using DiagExt.Core.Targets;
 using DiagExt.Tests.Infrastructure;
 
@@ -27,7 +27,7 @@ public class DmlReportTests
             Title = $"title {hostile}",
             Summary = $"summary {hostile}",
             Evidence = [Markup.Line().Text($"type {hostile} at ").Object(0x7f00dead).Text(" code ").Native(0x401000).Text($" {hostile}"), Markup.Text(hostile)],
-            Threads = [new ThreadRef { OsThreadId = 0x1ab9, ManagedThreadId = 7, Role = $"role {hostile}", Frame = $"frame {hostile}", CallerFrame = $"caller {hostile}", UserCpuSeconds = 1.5, KernelCpuSeconds = 0.25 }],
+            Threads = [new ThreadRef { OsThreadId = 0x1ab9, ManagedThreadId = 7, Role = $"role {hostile}", Frame = $"frame {hostile}", CallerFrame = $"caller {hostile}", UserCpu = TimeSpan.FromSeconds(1.5), KernelCpu = TimeSpan.FromSeconds(0.25) }],
             Advice = $"advice {hostile}",
         };
         var target = new TargetSummary($"dump {hostile}", TargetKind.WindowsMinidump, "WINDOWS", "x64", null, 3,

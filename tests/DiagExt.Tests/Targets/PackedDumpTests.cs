@@ -1,6 +1,7 @@
 using System.IO.Compression;
 using System.Text.Json;
 using DiagExt.Core.Errors;
+using DiagExt.Core.Targets;
 using DiagExt.Core.Targets.Sources;
 using DiagExt.Tests.Batch;
 using DiagExt.Tests.Infrastructure;

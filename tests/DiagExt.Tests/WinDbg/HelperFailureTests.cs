@@ -40,15 +40,14 @@ public class HelperFailureTests
     }
 
     [Test]
-    public void The_helper_gets_the_command_the_dump_dml_and_the_users_arguments()
+    public void The_helper_gets_the_command_the_dml_console_the_dump_and_the_users_arguments()
     {
         Assert.That(_session["!dictcycle --fake=echo \"two words\" x"].Lines.Select(l => l.ToString()), Is.EqualTo(new[]
         {
             $"D|arg|{WinePrefix.WindowsPath(_fakeExe)}",
             "D|arg|dictcycle",
+            "D|arg|--dml-console",
             $"D|arg|{WinePrefix.WindowsPath(_spacedDump)}",
-            "D|arg|--format",
-            "D|arg|dml",
             "D|arg|--fake=echo",
             "D|arg|two words",
             "D|arg|x",
@@ -161,9 +160,8 @@ public class HelperFailureTests
             $"D|arg|{WinePrefix.WindowsPath(Path.Combine(dotnetRoot, "dotnet.exe"))}",
             $"D|arg|{WinePrefix.WindowsPath(Path.Combine(root, "x86", "diagext", "diagext.dll"))}",
             "D|arg|analyze",
+            "D|arg|--dml-console",
             $"D|arg|{WinePrefix.WindowsPath(dump)}",
-            "D|arg|--format",
-            "D|arg|dml",
             "D|arg|--fake=echo",
         }), session.Raw);
     }

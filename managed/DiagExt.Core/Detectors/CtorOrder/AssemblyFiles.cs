@@ -1,5 +1,5 @@
 using DiagExt.Core.Errors;
-using DiagExt.Core.Files;
+using DiagExt.Core.Targets.Sources;
 
 namespace DiagExt.Core.Detectors.CtorOrder;
 

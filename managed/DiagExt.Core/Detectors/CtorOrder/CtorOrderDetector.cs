@@ -1,8 +1,8 @@
 using System.Reflection.Metadata;
 using DiagExt.Core.Analysis;
-using DiagExt.Core.Findings;
 using DiagExt.Core.Heap;
 using DiagExt.Core.Il;
+using DiagExt.Core.Reports;
 using Microsoft.Diagnostics.Runtime;
 
 namespace DiagExt.Core.Detectors.CtorOrder;
@@ -35,6 +35,8 @@ public sealed class CtorOrderDetector : IDetector
     public DetectorNeeds Needs => DetectorNeeds.ManagedRuntime;
 
     public IHeapInterest HeapInterest => _interest;
+
+    public Type FindingType => typeof(CtorOrderFinding);
 
     public IReadOnlyList<Finding> Analyze(AnalysisContext context)
     {

@@ -1,4 +1,4 @@
-using DiagExt.Core.Findings;
+using DiagExt.Core.Reports;
 
 namespace DiagExt.Core.Detectors.CtorOrder;
 
@@ -14,9 +14,9 @@ public sealed record CtorOrderFinding : Finding
 
     public override string Detector => CtorOrderDetector.CommandName;
 
-    public required string Level { get; init; }
+    public required FindingSeverity Level { get; init; }
 
-    public override string Severity => Level;
+    public override FindingSeverity Severity => Level;
 
     /// <summary>The code that depends on the order; null for an order difference alone.</summary>
     public CallSite? CallSite { get; init; }

@@ -1,5 +1,5 @@
-using DiagExt.Core.Findings;
 using DiagExt.Core.Il;
+using DiagExt.Core.Reports;
 
 namespace DiagExt.Core.Detectors.CtorOrder;
 
@@ -41,7 +41,7 @@ internal static class CtorOrderFindingBuilder
         return new CtorOrderFinding
         {
             Kind = proven ? CtorOrderFinding.KindProven : CtorOrderFinding.KindCallSite,
-            Level = proven || named ? Findings.FindingSeverity.Hazard : Findings.FindingSeverity.Warning,
+            Level = proven || named ? FindingSeverity.Hazard : FindingSeverity.Warning,
             Title = proven
                 ? $"{where} takes {site.Pattern} and {reordered.Count} type(s) it builds have a different first constructor here"
                 : $"{where} takes a constructor by position: {site.Pattern}",
@@ -59,7 +59,7 @@ internal static class CtorOrderFindingBuilder
     public static CtorOrderFinding ForType(TypeCtorOrder type) => new()
     {
         Kind = CtorOrderFinding.KindOrderDiffers,
-        Level = Findings.FindingSeverity.Information,
+        Level = FindingSeverity.Information,
         Title = $"{MetadataNames.Short(type.Type)}: reflection returns {type.RuntimeOrder[0]} first, declared first is {type.MetadataOrder[0]}",
         Summary = $"In this process GetConstructors() on {type.Type} returns its constructors in another order than they are declared. No scanned code takes a constructor of it by position; code that does would get {type.RuntimeOrder[0]}.",
         Evidence = [OrderLine(type), Markup.Text($"module: {type.Module}, MethodTable {type.MethodTable}")],

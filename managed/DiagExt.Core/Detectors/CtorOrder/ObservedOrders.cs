@@ -1,5 +1,5 @@
-using DiagExt.Core.Findings;
 using DiagExt.Core.Il;
+using DiagExt.Core.Reports;
 
 namespace DiagExt.Core.Detectors.CtorOrder;
 

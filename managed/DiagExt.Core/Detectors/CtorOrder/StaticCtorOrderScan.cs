@@ -1,8 +1,8 @@
 using System.Diagnostics;
 using DiagExt.Core.Analysis;
 using DiagExt.Core.Errors;
-using DiagExt.Core.Findings;
 using DiagExt.Core.Il;
+using DiagExt.Core.Reports;
 using DiagExt.Core.Targets;
 
 namespace DiagExt.Core.Detectors.CtorOrder;
@@ -40,14 +40,13 @@ public static class StaticCtorOrderScan
             throw new DiagExtException($"{Describe(patterns)}: no managed assembly among {files.Count:N0} files{(notManaged.Count > 0 ? $" (not managed: {Names(notManaged)})" : "")}{(problems.Count > 0 ? $" ({Names(problems)})" : "")}");
 
         IReadOnlyList<Finding> findings = OnePerSite(scan.Sites).Select(s => (Finding)CtorOrderFindingBuilder.ForCallSite(s, [])).ToList();
-        string name = $"{scan.Assemblies:N0} assemblies scanned from {files.Count:N0} files ({Describe(patterns)}){(notManaged.Count > 0 ? $", {notManaged.Count:N0} native files skipped" : "")}, {scan.MethodsAnalysed:N0} methods analysed";
         var notes = new List<string>();
         if (notManaged.Count > 0)
             notes.Add($"skipped (not managed): {Names(notManaged)}");
         if (problems.Count > 0)
             notes.Add($"{problems.Count} unreadable: {Names(problems)}");
         string? note = notes.Count == 0 ? null : string.Join("; ", notes);
-        var summary = new TargetSummary(name, TargetKind.Assemblies, "", "", null, 0, RuntimeStatus.NotPresent, null, null);
+        var summary = new AssemblyScanSummary(Describe(patterns), files.Count, scan.Assemblies, notManaged.Count, scan.MethodsAnalysed);
         var outcome = new DetectorOutcome(CtorOrderDetector.CommandName, DetectorStatus.Ran, note, findings, watch.Elapsed);
         return new AnalysisReport(summary, [outcome], null, watch.Elapsed);
     }

@@ -1,6 +1,6 @@
 using DiagExt.Core.Analysis;
-using DiagExt.Core.Findings;
 using DiagExt.Core.Heap;
+using DiagExt.Core.Reports;
 using Microsoft.Diagnostics.Runtime;
 
 namespace DiagExt.Core.Detectors.DictCycle;
@@ -28,6 +28,8 @@ public sealed class DictCycleDetector : IDetector
     public DetectorNeeds Needs => DetectorNeeds.ManagedRuntime;
 
     public IHeapInterest HeapInterest => _interest;
+
+    public Type FindingType => typeof(DictCycleFinding);
 
     public IReadOnlyList<Finding> Analyze(AnalysisContext context)
     {

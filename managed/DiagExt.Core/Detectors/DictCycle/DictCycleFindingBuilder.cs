@@ -1,4 +1,4 @@
-using DiagExt.Core.Findings;
+using DiagExt.Core.Reports;
 using DiagExt.Core.Targets;
 
 namespace DiagExt.Core.Detectors.DictCycle;

@@ -1,7 +1,7 @@
 namespace DiagExt.Core.Detectors.DictCycle;
 
 /// <summary>The words DiagExt uses for defects and for what they do to callers on each runtime generation.</summary>
-public static class DictCycleVerdict
+internal static class DictCycleVerdict
 {
     public static string AdviceFor(string typeName) =>
         "Concurrent writers corrupted this collection. " +

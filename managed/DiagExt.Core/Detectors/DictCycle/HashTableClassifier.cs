@@ -9,7 +9,7 @@ namespace DiagExt.Core.Detectors.DictCycle;
 /// longer or allocate more than its arrays.
 /// Measured on a 5-million-entry Dictionary from a dump: see bench/RESULTS.md.
 /// </summary>
-public static class HashTableClassifier
+internal static class HashTableClassifier
 {
     /// <summary>Indices and buckets listed per defect; counts beyond this are given as totals.</summary>
     public const int MaxListed = 64;

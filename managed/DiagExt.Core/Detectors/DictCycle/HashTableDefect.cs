@@ -1,7 +1,7 @@
 namespace DiagExt.Core.Detectors.DictCycle;
 
 /// <summary>The classes of corruption the classifier tells apart.</summary>
-public enum DefectKind
+internal enum DefectKind
 {
     /// <summary>entries[i].next == i: a lookup reaching i loops on it.</summary>
     SelfCycle,
@@ -50,14 +50,14 @@ public enum DefectKind
 }
 
 /// <summary>One defect: its class, the entry indices involved and the buckets whose chains run into it.</summary>
-public sealed record HashTableDefect(DefectKind Kind, IReadOnlyList<int> Indices, IReadOnlyList<int> Buckets, string Detail)
+internal sealed record HashTableDefect(DefectKind Kind, IReadOnlyList<int> Indices, IReadOnlyList<int> Buckets, string Detail)
 {
     /// <summary>Whether lookups can loop on this defect (on unguarded runtimes: forever).</summary>
     public bool IsCycle => Kind is DefectKind.SelfCycle or DefectKind.Cycle;
 }
 
 /// <summary>The classifier's verdict on one instance.</summary>
-public sealed record HashTableDiagnosis(IReadOnlyList<HashTableDefect> Defects, int ReachableLive, int ExpectedLive, int UsedEntries)
+internal sealed record HashTableDiagnosis(IReadOnlyList<HashTableDefect> Defects, int ReachableLive, int ExpectedLive, int UsedEntries)
 {
     public bool IsHealthy => Defects.Count == 0;
 }

@@ -6,13 +6,13 @@ using Microsoft.Diagnostics.Runtime;
 namespace DiagExt.Core.Detectors.DictCycle;
 
 /// <summary>A Dictionary/HashSet instance as read from the target: its fields, arrays and the image to classify.</summary>
-public sealed record HashTableInstance(ulong Address, ulong BucketsArray, ulong EntriesArray, HashTableImage Image);
+internal sealed record HashTableInstance(ulong Address, ulong BucketsArray, ulong EntriesArray, HashTableImage Image);
 
 /// <summary>
 /// Reads one instance with three bulk reads (the object, the bucket array, the entry array in chunks),
 /// never one ClrMD call per element. Lengths are checked against the limits before allocating.
 /// </summary>
-public static class HashTableReader
+internal static class HashTableReader
 {
     public enum Status
     {

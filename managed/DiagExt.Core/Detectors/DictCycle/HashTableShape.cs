@@ -6,7 +6,7 @@ namespace DiagExt.Core.Detectors.DictCycle;
 /// Where one Dictionary/HashSet instantiation keeps its fields, and its Entry layout, taken from the
 /// runtime's own type (key and value sizes vary per instantiation, so nothing is hard-coded).
 /// </summary>
-public sealed record HashTableShape
+internal sealed record HashTableShape
 {
     public required HashTableLayout Layout { get; init; }
 

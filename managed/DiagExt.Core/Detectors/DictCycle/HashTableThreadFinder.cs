@@ -1,4 +1,4 @@
-using DiagExt.Core.Findings;
+using DiagExt.Core.Reports;
 using DiagExt.Core.Targets;
 using Microsoft.Diagnostics.Runtime;
 
@@ -145,8 +145,8 @@ internal static class HashTableThreadFinder
             Frame = found.Frame?.ShortName,
             CallerFrame = caller?.ShortName,
             Stack = thread.StackText(),
-            UserCpuSeconds = cpu?.User.TotalSeconds,
-            KernelCpuSeconds = cpu?.Kernel.TotalSeconds,
+            UserCpu = cpu?.User,
+            KernelCpu = cpu?.Kernel,
             RecentCpuShare = cpu?.RecentShare,
         };
     }

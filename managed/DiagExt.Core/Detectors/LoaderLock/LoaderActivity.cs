@@ -1,7 +1,7 @@
 namespace DiagExt.Core.Detectors.LoaderLock;
 
 /// <summary>What loader work a thread is in, told by the exported loader function on its stack.</summary>
-public enum LoaderActivity
+internal enum LoaderActivity
 {
     /// <summary>LdrShutdownThread / RtlExitUserThread: DLL_THREAD_DETACH and TLS callbacks of an exiting thread.</summary>
     ExitingThread,
@@ -29,7 +29,7 @@ public enum LoaderActivity
 }
 
 /// <summary>How to say each activity in a sentence.</summary>
-public static class LoaderActivityText
+internal static class LoaderActivityText
 {
     /// <summary>"is exiting": completes "Thread 3 (0x6710) owns the loader lock, ...".</summary>
     public static string Verb(LoaderActivity activity) => activity switch

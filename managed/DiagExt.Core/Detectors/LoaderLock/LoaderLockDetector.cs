@@ -1,11 +1,10 @@
 using DiagExt.Core.Analysis;
-using DiagExt.Core.Errors;
-using DiagExt.Core.Findings;
 using DiagExt.Core.Heap;
 using DiagExt.Core.Native.Minidump;
 using DiagExt.Core.Native.Stacks;
 using DiagExt.Core.Native.Symbols;
 using DiagExt.Core.Native.Windows;
+using DiagExt.Core.Reports;
 using DiagExt.Core.Targets;
 
 namespace DiagExt.Core.Detectors.LoaderLock;
@@ -36,6 +35,8 @@ public sealed class LoaderLockDetector : IDetector
     public DetectorNeeds Needs => DetectorNeeds.WindowsMinidump;
 
     public IHeapInterest? HeapInterest => null;
+
+    public Type FindingType => typeof(LoaderLockFinding);
 
     public IReadOnlyList<Finding> Analyze(AnalysisContext context) =>
         Analyze(context.Target.Minidump!, context.Target.ThreadTimes, context.Target.Limits, context.Note, context.Cancellation);

@@ -1,7 +1,6 @@
-using DiagExt.Core.Findings;
 using DiagExt.Core.Native.Stacks;
 using DiagExt.Core.Native.Windows;
-using DiagExt.Core.Rendering;
+using DiagExt.Core.Reports;
 
 namespace DiagExt.Core.Detectors.LoaderLock;
 
@@ -59,9 +58,9 @@ internal static class LoaderLockEvidence
         if (owner.WaitsFor is { } cs)
             lines.Add(Markup.Line().Text("  waits to enter critical section ").Native(cs.Address).Text(" held by thread ").Thread((uint)cs.OwningThread)
                 .Text($" (RecursionCount {cs.RecursionCount}, LockCount {cs.LockCount}: {cs.LockCountMeaning})"));
-        lines.Add(Markup.Text(c.OwnerCpu is { } cpu
-            ? $"  CPU: user {ConsoleReportRenderer.FormatSeconds(cpu.User.TotalSeconds)}, kernel {ConsoleReportRenderer.FormatSeconds(cpu.Kernel.TotalSeconds)}"
-            : $"  CPU: {c.CpuUnavailable ?? "not recorded for this thread"}"));
+        // The times themselves are on the owner's thread line; here only why there are none.
+        if (c.OwnerCpu is null)
+            lines.Add(Markup.Text($"  CPU: {c.CpuUnavailable ?? "not recorded for this thread"}"));
     }
 
     private static string FramesNote(LoaderLockCase c)

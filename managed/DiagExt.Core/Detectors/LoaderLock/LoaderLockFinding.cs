@@ -1,4 +1,5 @@
-using DiagExt.Core.Findings;
+using System.Text.Json.Serialization;
+using DiagExt.Core.Reports;
 
 namespace DiagExt.Core.Detectors.LoaderLock;
 
@@ -16,8 +17,8 @@ public sealed record LoaderLockOwner(
     string? StateFunction,
     string? Module,
     bool LoadOwner,
-    double? UserCpuSeconds,
-    double? KernelCpuSeconds,
+    [property: JsonPropertyName("userCpuSeconds"), JsonConverter(typeof(SecondsJsonConverter))] TimeSpan? UserCpu,
+    [property: JsonPropertyName("kernelCpuSeconds"), JsonConverter(typeof(SecondsJsonConverter))] TimeSpan? KernelCpu,
     string? WaitsForCriticalSection,
     uint? WaitsForThread,
     IReadOnlyList<string> Stack);

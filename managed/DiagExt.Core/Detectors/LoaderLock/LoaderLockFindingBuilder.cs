@@ -1,5 +1,5 @@
-using DiagExt.Core.Findings;
 using DiagExt.Core.Native.Stacks;
+using DiagExt.Core.Reports;
 
 namespace DiagExt.Core.Detectors.LoaderLock;
 
@@ -19,8 +19,8 @@ internal static class LoaderLockFindingBuilder
                 Role = $"owns the loader lock; {OwnerStateText(owner)}",
                 Frame = owner.StateFrame?.Symbol.ToString() ?? owner.Frames.FirstOrDefault()?.Symbol.ToString(),
                 CallerFrame = owner.CodeFrame?.Symbol.ToString(),
-                UserCpuSeconds = c.OwnerCpu?.User.TotalSeconds,
-                KernelCpuSeconds = c.OwnerCpu?.Kernel.TotalSeconds,
+                UserCpu = c.OwnerCpu?.User,
+                KernelCpu = c.OwnerCpu?.Kernel,
             });
         }
         foreach (Victim v in c.Victims.Victims)
@@ -71,8 +71,8 @@ internal static class LoaderLockFindingBuilder
         o.StateFrame?.Symbol.Function,
         o.CodeFrame?.Symbol.ModuleFileName,
         o.IsLoadOwner,
-        c.OwnerCpu?.User.TotalSeconds,
-        c.OwnerCpu?.Kernel.TotalSeconds,
+        c.OwnerCpu?.User,
+        c.OwnerCpu?.Kernel,
         o.WaitsFor is { } cs ? $"0x{cs.Address:x}" : null,
         o.WaitsFor is { } held ? (uint)held.OwningThread : null,
         JsonStack(o.Frames, o.ActivityFrame));

@@ -2,7 +2,7 @@ using DiagExt.Core.Native.Windows;
 
 namespace DiagExt.Core.Detectors.LoaderLock;
 
-public enum LoaderLockStatus
+internal enum LoaderLockStatus
 {
     /// <summary>The dump holds no thread whose TEB memory was captured: the PEB cannot be found.</summary>
     TebNotCaptured,
@@ -22,7 +22,7 @@ public enum LoaderLockStatus
 }
 
 /// <summary>What the dump says about the loader lock: where it is and how it reads, or exactly what is missing.</summary>
-public sealed record LoaderLockState(LoaderLockStatus Status, ulong Peb, ulong LockAddress, CriticalSection? Lock)
+internal sealed record LoaderLockState(LoaderLockStatus Status, ulong Peb, ulong LockAddress, CriticalSection? Lock)
 {
     /// <summary>One sentence for the report when there is no finding.</summary>
     public string Describe(WindowsLayout layout) => Status switch

@@ -1,5 +1,5 @@
 using System.Text;
-using DiagExt.Core.Rendering;
+using DiagExt.Core.Reports;
 
 namespace DiagExt.Core.Detectors.LoaderLock;
 
@@ -86,7 +86,7 @@ internal static class LoaderLockVerdict
     private static string? Cpu(LoaderLockCase c)
     {
         if (c.OwnerCpu is { } cpu)
-            return $"{ConsoleReportRenderer.FormatSeconds(cpu.User.TotalSeconds)} user CPU";
+            return $"{DurationText.Format(cpu.User)} user CPU";
         return c.Owner?.State is OwnerState.Spinning or OwnerState.Running ? "CPU time not in this dump" : null;
     }
 

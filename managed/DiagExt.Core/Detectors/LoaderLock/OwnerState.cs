@@ -1,7 +1,7 @@
 namespace DiagExt.Core.Detectors.LoaderLock;
 
 /// <summary>What the loader lock's owner is doing at the moment of the dump.</summary>
-public enum OwnerState
+internal enum OwnerState
 {
     /// <summary>Yielding in a loop (SwitchToThread / NtYieldExecution): burning CPU without progress.</summary>
     Spinning,

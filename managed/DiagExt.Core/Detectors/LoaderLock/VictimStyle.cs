@@ -1,7 +1,7 @@
 namespace DiagExt.Core.Detectors.LoaderLock;
 
 /// <summary>How a thread blocked behind the loader lock shows it.</summary>
-public enum VictimStyle
+internal enum VictimStyle
 {
     /// <summary>Windows 7 and older, Wine: blocked entering the lock's critical section (RtlEnterCriticalSection; TEB.WaitingOnLoaderLock).</summary>
     CriticalSection,

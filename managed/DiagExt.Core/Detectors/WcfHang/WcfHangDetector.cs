@@ -1,6 +1,7 @@
 using DiagExt.Core.Analysis;
-using DiagExt.Core.Findings;
 using DiagExt.Core.Heap;
+using DiagExt.Core.Reports;
+using DiagExt.Core.Targets;
 using Microsoft.Diagnostics.Runtime;
 
 namespace DiagExt.Core.Detectors.WcfHang;
@@ -35,6 +36,8 @@ public sealed class WcfHangDetector : IDetector
     public DetectorNeeds Needs => DetectorNeeds.ManagedRuntime;
 
     public IHeapInterest HeapInterest => _types;
+
+    public Type FindingType => typeof(WcfHangFinding);
 
     public IReadOnlyList<Finding> Analyze(AnalysisContext context)
     {

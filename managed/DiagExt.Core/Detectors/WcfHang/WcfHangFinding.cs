@@ -1,4 +1,5 @@
-using DiagExt.Core.Findings;
+using System.Text.Json.Serialization;
+using DiagExt.Core.Reports;
 
 namespace DiagExt.Core.Detectors.WcfHang;
 
@@ -8,7 +9,7 @@ public sealed record WcfHangFinding : Finding
     public override string Detector => WcfHangDetector.CommandName;
 
     /// <summary>A self-deadlock is certain; a call waiting for a reply another thread should read is a warning.</summary>
-    public override string Severity => Kind == WcfHangDetector.SelfDeadlock ? FindingSeverity.Hazard : FindingSeverity.Warning;
+    public override FindingSeverity Severity => Kind == WcfHangDetector.SelfDeadlock ? FindingSeverity.Hazard : FindingSeverity.Warning;
 
     /// <summary>The operation called, e.g. "Commit", when the stack or the heap names it.</summary>
     public string? Operation { get; init; }
@@ -39,7 +40,8 @@ public sealed record WcfHangFinding : Finding
     public int? PumpAcquired { get; init; }
 
     /// <summary>The timeout that ends the wait: the proxy's OperationTimeout, else the binding's SendTimeout.</summary>
-    public double? TimeoutSeconds { get; init; }
+    [JsonPropertyName("timeoutSeconds"), JsonConverter(typeof(SecondsJsonConverter))]
+    public TimeSpan? Timeout { get; init; }
 
     /// <summary>The user's frame that made the sync call.</summary>
     public string? CallerFrame { get; init; }

@@ -1,4 +1,4 @@
-using DiagExt.Core.Findings;
+using DiagExt.Core.Reports;
 using DiagExt.Core.Targets;
 
 namespace DiagExt.Core.Detectors.WcfHang;
@@ -84,8 +84,8 @@ internal static class WcfHangFindingBuilder
                 Frame = frames[call.WaitFrame].ShortName,
                 CallerFrame = user?.ShortName,
                 Stack = waiter.StackText(),
-                UserCpuSeconds = cpu?.User.TotalSeconds,
-                KernelCpuSeconds = cpu?.Kernel.TotalSeconds,
+                UserCpu = cpu?.User,
+                KernelCpu = cpu?.Kernel,
                 RecentCpuShare = cpu?.RecentShare,
             },
         };
@@ -116,7 +116,7 @@ internal static class WcfHangFindingBuilder
             RemoteAddress = binding?.RemoteAddress,
             Via = binding?.Via,
             PumpAcquired = binding?.IsPumpAcquired,
-            TimeoutSeconds = timeout?.TotalSeconds,
+            Timeout = timeout,
             CallerFrame = user?.Display,
             Proof = proof,
         };

@@ -1,14 +1,14 @@
 namespace DiagExt.Core.Native.Elf;
 
 /// <summary>Reads the GNU build id of an ELF shared object on disk (to check a DAC's runtime matches the dump's).</summary>
-public static class ElfBuildId
+internal static class ElfBuildId
 {
     public static byte[]? TryRead(string path)
     {
         try
         {
             using var file = new FileBytes(path);
-            ElfFile elf = ElfFile.Read(file, Errors.Limits.Default);
+            ElfFile elf = ElfFile.Read(file, Targets.Limits.Default);
             return elf.EnumerateNotes().FirstOrDefault(n => n.Type == ElfNote.GnuBuildId && n.Name == "GNU")?.Descriptor;
         }
         catch (Exception e) when (e is IOException or InvalidDataException or UnauthorizedAccessException)

@@ -1,9 +1,9 @@
-using DiagExt.Core.Errors;
+using DiagExt.Core.Targets;
 
 namespace DiagExt.Core.Native.Elf;
 
 /// <summary>An ELF core dump as DiagExt reads it itself: per-thread status notes and the length the file must have.</summary>
-public sealed class ElfCoreFile : IDisposable
+internal sealed class ElfCoreFile : IDisposable
 {
     private readonly FileBytes _file;
 

@@ -1,5 +1,5 @@
 using System.Text;
-using DiagExt.Core.Errors;
+using DiagExt.Core.Targets;
 
 namespace DiagExt.Core.Native.Elf;
 
@@ -7,7 +7,7 @@ namespace DiagExt.Core.Native.Elf;
 /// A little-endian ELF file (32 or 64 bit) read far enough for DiagExt: header, program headers and notes.
 /// Used for core dumps (thread times, truncation) and for shared objects (GNU build id).
 /// </summary>
-public sealed class ElfFile
+internal sealed class ElfFile
 {
     public const ushort TypeCore = 4;
     private const int MaxNoteSegmentBytes = 64 * 1024 * 1024;

@@ -1,7 +1,7 @@
 namespace DiagExt.Core.Native.Elf;
 
 /// <summary>One ELF note: owner name, type and descriptor bytes.</summary>
-public sealed record ElfNote(string Name, uint Type, byte[] Descriptor)
+internal sealed record ElfNote(string Name, uint Type, byte[] Descriptor)
 {
     public const uint PrStatus = 1;
     public const uint GnuBuildId = 3;

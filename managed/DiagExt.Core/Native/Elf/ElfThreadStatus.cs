@@ -4,7 +4,7 @@ namespace DiagExt.Core.Native.Elf;
 /// What an NT_PRSTATUS note says about one thread: its id and the user/system CPU time the kernel recorded.
 /// createdump zero-fills everything but the pid and registers, so its times are zero and mean "not recorded".
 /// </summary>
-public sealed record ElfThreadStatus(uint ThreadId, TimeSpan UserTime, TimeSpan SystemTime)
+internal sealed record ElfThreadStatus(uint ThreadId, TimeSpan UserTime, TimeSpan SystemTime)
 {
     /// <summary>Parses elf_prstatus for 64-bit (pid at 32, timevals at 48/64) or 32-bit (24, 40/48) targets.</summary>
     public static ElfThreadStatus? Parse(ReadOnlySpan<byte> desc, bool is64Bit)

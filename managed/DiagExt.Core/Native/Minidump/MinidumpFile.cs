@@ -1,4 +1,4 @@
-using DiagExt.Core.Errors;
+using DiagExt.Core.Targets;
 
 namespace DiagExt.Core.Native.Minidump;
 
@@ -6,7 +6,7 @@ namespace DiagExt.Core.Native.Minidump;
 /// A Windows minidump read by DiagExt itself: threads, thread times, modules, system info and captured
 /// memory. It needs no DAC and no PDB and runs on any host. Streams are parsed on first use.
 /// </summary>
-public sealed class MinidumpFile : IMemoryReader, IDisposable
+internal sealed class MinidumpFile : IMemoryReader, IDisposable
 {
     private readonly FileBytes _file;
     private readonly MinidumpDirectory _directory;

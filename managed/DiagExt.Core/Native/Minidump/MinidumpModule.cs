@@ -1,7 +1,7 @@
 namespace DiagExt.Core.Native.Minidump;
 
 /// <summary>One MINIDUMP_MODULE (108 bytes) with its name resolved.</summary>
-public sealed record MinidumpModule(ulong BaseOfImage, uint SizeOfImage, uint TimeDateStamp, string Name, Version? FileVersion)
+internal sealed record MinidumpModule(ulong BaseOfImage, uint SizeOfImage, uint TimeDateStamp, string Name, Version? FileVersion)
 {
     public const int Size = 108;
 

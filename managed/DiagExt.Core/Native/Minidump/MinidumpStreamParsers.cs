@@ -1,5 +1,5 @@
 using System.Text;
-using DiagExt.Core.Errors;
+using DiagExt.Core.Targets;
 
 namespace DiagExt.Core.Native.Minidump;
 

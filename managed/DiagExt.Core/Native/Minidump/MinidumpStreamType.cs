@@ -1,7 +1,7 @@
 namespace DiagExt.Core.Native.Minidump;
 
 /// <summary>The MINIDUMP_STREAM_TYPE values DiagExt reads (minidumpapiset.h).</summary>
-public enum MinidumpStreamType : uint
+internal enum MinidumpStreamType : uint
 {
     ThreadList = 3,
     ModuleList = 4,

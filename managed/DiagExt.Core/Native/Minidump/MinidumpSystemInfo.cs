@@ -1,7 +1,7 @@
 namespace DiagExt.Core.Native.Minidump;
 
 /// <summary>The parts of MINIDUMP_SYSTEM_INFO DiagExt uses.</summary>
-public sealed record MinidumpSystemInfo(ushort ProcessorArchitecture, uint MajorVersion, uint MinorVersion, uint BuildNumber, byte NumberOfProcessors)
+internal sealed record MinidumpSystemInfo(ushort ProcessorArchitecture, uint MajorVersion, uint MinorVersion, uint BuildNumber, byte NumberOfProcessors)
 {
     public const ushort ArchitectureX86 = 0;
     public const ushort ArchitectureArm = 5;

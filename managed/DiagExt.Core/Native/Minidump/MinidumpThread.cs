@@ -1,7 +1,7 @@
 namespace DiagExt.Core.Native.Minidump;
 
 /// <summary>One MINIDUMP_THREAD (48 bytes): id, TEB address, stack range and where its CONTEXT is in the file.</summary>
-public sealed record MinidumpThread(
+internal sealed record MinidumpThread(
     uint ThreadId,
     ulong Teb,
     ulong StackStart,

@@ -4,7 +4,7 @@ namespace DiagExt.Core.Native.Minidump;
 /// One MINIDUMP_THREAD_INFO (64 bytes, stream 17). Times are in 100 ns units; the stream is written only
 /// with MiniDumpWithThreadInfo (procdump -ma does, Wine does not).
 /// </summary>
-public sealed record MinidumpThreadInfo(
+internal sealed record MinidumpThreadInfo(
     uint ThreadId,
     uint DumpFlags,
     ulong CreateTime,

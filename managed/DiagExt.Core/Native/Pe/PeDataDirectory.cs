@@ -1,7 +1,7 @@
 namespace DiagExt.Core.Native.Pe;
 
 /// <summary>One IMAGE_DATA_DIRECTORY: an RVA range inside the image.</summary>
-public readonly record struct PeDataDirectory(uint Rva, uint Size)
+internal readonly record struct PeDataDirectory(uint Rva, uint Size)
 {
     public bool IsPresent => Rva != 0 && Size != 0;
 

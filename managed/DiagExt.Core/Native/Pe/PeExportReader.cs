@@ -1,5 +1,5 @@
 using System.Text;
-using DiagExt.Core.Errors;
+using DiagExt.Core.Targets;
 
 namespace DiagExt.Core.Native.Pe;
 
@@ -8,7 +8,7 @@ namespace DiagExt.Core.Native.Pe;
 /// export directory: "NTDLL.RtlAllocateHeap") name code in another module and are skipped. Every count and
 /// every RVA is checked: a broken table gives fewer exports, never an exception.
 /// </summary>
-public static class PeExportReader
+internal static class PeExportReader
 {
     private const int MaxNameLength = 256;
     private const int MaxDirectoryBytes = 16 * 1024 * 1024;

@@ -1,4 +1,4 @@
-using DiagExt.Core.Errors;
+using DiagExt.Core.Targets;
 
 namespace DiagExt.Core.Native.Pe;
 
@@ -8,7 +8,7 @@ namespace DiagExt.Core.Native.Pe;
 /// an internal function (LdrpLoadDllInternal) is not named after the export before it (LdrLoadDll).
 /// A function split into parts has one entry per part, chained through its unwind info to the primary entry.
 /// </summary>
-public sealed class PeFunctionTable
+internal sealed class PeFunctionTable
 {
     private const int EntrySize = 12;
     private const uint ChainInfoFlag = 0x4;   // UNW_FLAG_CHAININFO

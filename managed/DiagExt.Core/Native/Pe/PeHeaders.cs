@@ -6,7 +6,7 @@ namespace DiagExt.Core.Native.Pe;
 /// The headers of a PE image mapped in target memory (a module of a Windows dump): machine, bitness, the export
 /// and exception (.pdata) directories and the sections. Read from the image itself, so no file and no PDB is needed.
 /// </summary>
-public sealed record PeHeaders(ushort Machine, bool IsPe32Plus, uint SizeOfImage, PeDataDirectory Export, PeDataDirectory Exception, IReadOnlyList<PeSection> Sections)
+internal sealed record PeHeaders(ushort Machine, bool IsPe32Plus, uint SizeOfImage, PeDataDirectory Export, PeDataDirectory Exception, IReadOnlyList<PeSection> Sections)
 {
     public const ushort MachineI386 = 0x014C;
     public const ushort MachineAmd64 = 0x8664;

@@ -1,7 +1,7 @@
 namespace DiagExt.Core.Native.Pe;
 
 /// <summary>One IMAGE_SECTION_HEADER, as much as the symbolizer needs: where it is and whether it holds code.</summary>
-public readonly record struct PeSection(string Name, uint VirtualAddress, uint VirtualSize, uint Characteristics)
+internal readonly record struct PeSection(string Name, uint VirtualAddress, uint VirtualSize, uint Characteristics)
 {
     private const uint MemExecute = 0x20000000;
     private const uint ContainsCode = 0x00000020;

@@ -4,7 +4,7 @@ namespace DiagExt.Core.Native.Stacks;
 /// Decides whether the bytes just before a candidate return address end with a call instruction (x86 and x64):
 /// a stack word that points into code but does not follow a call is data, not a return address.
 /// </summary>
-public static class CallSite
+internal static class CallSite
 {
     /// <summary>The longest call checked: FF /2 with ModRM, SIB and a 32-bit displacement (7 bytes).</summary>
     public const int MaxLength = 7;

@@ -6,7 +6,7 @@ namespace DiagExt.Core.Native.Stacks;
 /// One frame of a native stack found by scanning: the thread's instruction pointer (frame 0) or a return address
 /// read from the stack slot <see cref="StackSlot"/>.
 /// </summary>
-public sealed record NativeFrame(ulong Address, ulong? StackSlot, NativeSymbol Symbol)
+internal sealed record NativeFrame(ulong Address, ulong? StackSlot, NativeSymbol Symbol)
 {
     public override string ToString() => Symbol.ToString();
 }

@@ -1,5 +1,5 @@
-using DiagExt.Core.Errors;
 using DiagExt.Core.Native.Symbols;
+using DiagExt.Core.Targets;
 
 namespace DiagExt.Core.Native.Stacks;
 
@@ -8,7 +8,7 @@ namespace DiagExt.Core.Native.Stacks;
 /// into a module's code right after a call instruction. Like WinDbg's "dps" filtered to return addresses: the real
 /// callers are all there, in order, but a stale return address left in an unused slot can appear between them.
 /// </summary>
-public static class NativeStackScanner
+internal static class NativeStackScanner
 {
     private const int ChunkBytes = 64 * 1024;
 

@@ -1,6 +1,6 @@
-using DiagExt.Core.Errors;
 using DiagExt.Core.Native.Symbols;
 using DiagExt.Core.Native.Windows;
+using DiagExt.Core.Targets;
 
 namespace DiagExt.Core.Native.Stacks;
 
@@ -9,7 +9,7 @@ namespace DiagExt.Core.Native.Stacks;
 /// as the dump allows; where that stops (an image or its unwind data not captured, code outside any module such
 /// as JIT-compiled code) and on x86 (no .pdata), the rest of the stack is scanned for return addresses.
 /// </summary>
-public static class NativeStackWalker
+internal static class NativeStackWalker
 {
     private const int Rsp = 4;
 

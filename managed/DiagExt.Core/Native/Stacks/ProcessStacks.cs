@@ -1,11 +1,11 @@
-using DiagExt.Core.Errors;
 using DiagExt.Core.Native.Symbols;
 using DiagExt.Core.Native.Windows;
+using DiagExt.Core.Targets;
 
 namespace DiagExt.Core.Native.Stacks;
 
 /// <summary>The native stack of each thread of a Windows process, walked once on first use.</summary>
-public sealed class ProcessStacks(WindowsProcess process, NativeSymbolizer symbols, Limits limits)
+internal sealed class ProcessStacks(WindowsProcess process, NativeSymbolizer symbols, Limits limits)
 {
     private readonly Dictionary<uint, IReadOnlyList<NativeFrame>> _frames = new();
 

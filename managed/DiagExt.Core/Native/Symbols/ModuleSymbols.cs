@@ -1,5 +1,5 @@
-using DiagExt.Core.Errors;
 using DiagExt.Core.Native.Pe;
+using DiagExt.Core.Targets;
 
 namespace DiagExt.Core.Native.Symbols;
 

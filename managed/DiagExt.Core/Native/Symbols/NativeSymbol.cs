@@ -4,7 +4,7 @@ namespace DiagExt.Core.Native.Symbols;
 /// A code address named without a PDB: "ntdll!LdrLoadDll+0x3b" when it lies inside an exported function,
 /// "ntdll+0x35c4a" when it lies in the module but not provably inside an export, "0x7ff6..." outside every module.
 /// </summary>
-public sealed record NativeSymbol(ulong Address, string? Module, string? ModuleFileName, string? Function, ulong Offset)
+internal sealed record NativeSymbol(ulong Address, string? Module, string? ModuleFileName, string? Function, ulong Offset)
 {
     public static NativeSymbol Unknown(ulong address) => new(address, null, null, null, address);
 

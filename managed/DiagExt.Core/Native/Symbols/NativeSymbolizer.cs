@@ -1,5 +1,5 @@
-using DiagExt.Core.Errors;
 using DiagExt.Core.Native.Minidump;
+using DiagExt.Core.Targets;
 
 namespace DiagExt.Core.Native.Symbols;
 
@@ -7,7 +7,7 @@ namespace DiagExt.Core.Native.Symbols;
 /// Names code addresses of a Windows dump from the module images it holds (exports, x64 .pdata): no PDB, no
 /// symbol server, any host. Each module's tables are read once, on first use.
 /// </summary>
-public sealed class NativeSymbolizer
+internal sealed class NativeSymbolizer
 {
     private readonly IMemoryReader _memory;
     private readonly Limits _limits;

@@ -7,7 +7,7 @@ namespace DiagExt.Core.Native.Windows;
 /// n = n waiters). The two never collide: a count is never below -1, a bit-encoded locked value always is.
 /// Whether it is held is decided the portable way: an owner and a recursion count.
 /// </summary>
-public sealed record CriticalSection(ulong Address, ulong DebugInfo, int LockCount, int RecursionCount, ulong OwningThread, ulong LockSemaphore)
+internal sealed record CriticalSection(ulong Address, ulong DebugInfo, int LockCount, int RecursionCount, ulong OwningThread, ulong LockSemaphore)
 {
     public bool IsHeld => OwningThread != 0 && RecursionCount > 0;
 

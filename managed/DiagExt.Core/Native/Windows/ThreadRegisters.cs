@@ -4,7 +4,7 @@ namespace DiagExt.Core.Native.Windows;
 /// The registers a stack walk needs, and where they came from: the instruction and stack pointers, plus for x64
 /// the 16 general registers in unwind-code order (RAX, RCX, RDX, RBX, RSP, RBP, RSI, RDI, R8-R15) for .pdata unwinding.
 /// </summary>
-public sealed record ThreadRegisters(ulong InstructionPointer, ulong StackPointer, string Source, IReadOnlyList<ulong>? X64General = null)
+internal sealed record ThreadRegisters(ulong InstructionPointer, ulong StackPointer, string Source, IReadOnlyList<ulong>? X64General = null)
 {
     private const int X64Rax = 0x78;
     private const int X64Rsp = 0x98, X64Rip = 0xF8, X64MinSize = 0x100;

@@ -5,7 +5,7 @@ namespace DiagExt.Core.Native.Windows;
 /// Sources: wine include/winternl.h (TEB, TEB64, PEB, PEB64), crashpad util/win/process_structs.h; the same
 /// offsets hold from Windows XP to 11 for the fields read here, except the two flags noted below.
 /// </summary>
-public sealed record WindowsLayout(
+internal sealed record WindowsLayout(
     int PointerSize,
     int TebStackBase,
     int TebStackLimit,

@@ -7,7 +7,7 @@ namespace DiagExt.Core.Native.Windows;
 /// or x86 under WOW64 in a dump written by a 64-bit tool), the layout of its TEB/PEB, and each thread's TEB,
 /// registers and stack.
 /// </summary>
-public sealed class WindowsProcess
+internal sealed class WindowsProcess
 {
     private WindowsProcess(MinidumpFile dump, WindowsLayout layout, bool isWow64, IReadOnlyList<WindowsThread> threads)
     {

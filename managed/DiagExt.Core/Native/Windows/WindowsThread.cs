@@ -8,4 +8,4 @@ namespace DiagExt.Core.Native.Windows;
 /// <param name="Teb">The TEB of the process's bitness (the 32-bit TEB under WOW64), or 0 when unknown.</param>
 /// <param name="TebCaptured">Whether the dump holds that TEB's memory.</param>
 /// <param name="StackEnd">The stack's upper end (TEB StackBase, else the dump's stack descriptor), 0 when unknown.</param>
-public sealed record WindowsThread(int Index, uint ThreadId, ulong Teb, bool TebCaptured, ThreadRegisters? Registers, ulong StackEnd);
+internal sealed record WindowsThread(int Index, uint ThreadId, ulong Teb, bool TebCaptured, ThreadRegisters? Registers, ulong StackEnd);

@@ -1,5 +1,6 @@
 using System.Globalization;
-using DiagExt.Core.Batch;
+using System.Text.Json;
+using DiagExt.Core.Reports;
 
 namespace DiagExt.Core.Rendering.Batch;
 
@@ -59,7 +60,7 @@ public static class BatchHtmlRenderer
 
     private static void WriteTable(BatchReport batch, List<(DumpResult Dump, int Index)> dumps, TextWriter o)
     {
-        IReadOnlyList<string> detectors = ReportView.DetectorColumns(batch);
+        IReadOnlyList<string> detectors = batch.Detectors;
         o.WriteLine("<h2>Dumps</h2>");
         o.WriteLine("<table class=\"sortable\" id=\"dumps\"><thead><tr>");
         o.Write(Head("Dump") + Head("Result", sortsAsNumber: true) + Head("Runtime") + Head("Threads", numeric: true));
@@ -73,19 +74,19 @@ public static class BatchHtmlRenderer
             string link = target is null ? Path(d.Name) : $"<a href=\"#dump-{target}\">{Path(d.Name)}</a>";
             o.Write($"<tr><td class=\"name\">{link}</td>");
             o.Write($"<td data-sort=\"{SortRank(d)}\">{Badge(d)}</td>");
-            o.Write($"<td class=\"runtime\">{E(ReportView.Runtime(d))}</td>");
-            o.Write($"<td class=\"num\">{ReportView.Threads(d)?.ToString(CultureInfo.InvariantCulture)}</td>");
+            o.Write($"<td class=\"runtime\">{E(BatchWords.Runtime(d))}</td>");
+            o.Write($"<td class=\"num\">{BatchWords.Threads(d)}</td>");
             foreach (string detector in detectors)
             {
-                string cell = ReportView.DetectorCell(d, detector);
+                string cell = BatchWords.DetectorCell(d, detector);
                 o.Write($"<td class=\"num{(cell is not ("" or "-" or "0") ? " hit" : "")}\">{E(cell)}</td>");
             }
-            o.Write($"<td class=\"num\" data-sort=\"{d.SizeBytes ?? 0}\">{E(ReportView.Size(d.SizeBytes))}</td>");
+            o.Write($"<td class=\"num\" data-sort=\"{d.SizeBytes ?? 0}\">{E(ReportText.Size(d.SizeBytes))}</td>");
             double seconds = d.SameContentAs is null ? d.Elapsed.TotalSeconds : 0;
-            o.Write($"<td class=\"num\" data-sort=\"{seconds.ToString("0.000", CultureInfo.InvariantCulture)}\">{(d.SameContentAs is null ? E(ReportView.Seconds(d.Elapsed)) : "")}</td>");
+            o.Write($"<td class=\"num\" data-sort=\"{seconds.ToString("0.000", CultureInfo.InvariantCulture)}\">{(d.SameContentAs is null ? E(ReportText.Seconds(d.Elapsed)) : "")}</td>");
             string note = d.SameContentAs is not null ? $"same content as {E(d.SameContentAs)}: analysed once"
                 : d.Error is not null ? E(d.Error)
-                : string.Join("<br>", ReportView.Notes(d).Select(E));
+                : string.Join("<br>", BatchWords.Notes(d).Select(E));
             o.WriteLine($"<td class=\"reason\">{note}</td></tr>");
         }
         o.WriteLine("</tbody></table>");
@@ -108,46 +109,54 @@ public static class BatchHtmlRenderer
             string also = others.Count > 0 ? $" <span class=\"kind\">(also named {E(string.Join(", ", others))})</span>" : "";
             o.WriteLine($"<h3 id=\"dump-{index}\" class=\"mono\">{E(d.Name)}{also}</h3>");
             foreach (var finding in d.Findings)
-                WriteFinding(FindingView.From(finding), o);
+                WriteFinding(finding, o);
         }
     }
 
-    private static void WriteFinding(FindingView f, TextWriter o)
+    private static void WriteFinding(Finding f, TextWriter o)
     {
-        string severity = f.Severity is "warning" or "information" ? f.Severity : "hazard"; // a class name: only known words
-        o.WriteLine($"<details class=\"finding {severity}\"><summary><span class=\"det\">{E(f.Detector)}</span>{E(f.Title)}<span class=\"kind\">{E(f.Kind)}{(severity == "hazard" ? "" : $", {severity}")}</span></summary><div class=\"body\">");
+        string severity = f.Severity.ToString().ToLowerInvariant(); // a class name: from the enum, never from the dump
+        o.WriteLine($"<details class=\"finding {severity}\"><summary><span class=\"det\">{E(f.Detector)}</span>{E(f.Title)}<span class=\"kind\">{E(f.Kind)}{(f.Severity == FindingSeverity.Hazard ? "" : $", {severity}")}</span></summary><div class=\"body\">");
         o.WriteLine($"<p>{E(f.Summary)}</p>");
         if (f.Evidence.Count > 0)
         {
             o.WriteLine("<h4>Evidence</h4><ul class=\"evidence\">");
-            foreach (string line in f.Evidence)
-                o.WriteLine($"<li>{E(line)}</li>");
+            foreach (Markup line in f.Evidence)
+                o.WriteLine($"<li>{E(line.ToPlainText())}</li>");
             o.WriteLine("</ul>");
         }
         if (f.Threads.Count > 0)
         {
-            bool cpu = f.Threads.Any(t => t.Cpu is not null); // dumps without CPU times (createdump) get no empty column
+            bool cpu = f.Threads.Any(t => t.UserCpu is not null); // dumps without CPU times (createdump) get no empty column
             o.WriteLine($"<h4>Threads</h4><table class=\"threads\"><thead><tr><th>OS thread</th><th>managed</th><th>role</th><th>frame</th>{(cpu ? "<th>CPU</th>" : "")}</tr></thead><tbody>");
-            foreach (ThreadView t in f.Threads)
+            foreach (ThreadRef t in f.Threads)
             {
                 string frame = t.CallerFrame is null ? E(t.Frame) : $"{E(t.Frame)} &larr; {E(t.CallerFrame)}";
-                if (t.Stack.Count > 0)
-                    frame += $"<details><summary>stack ({t.Stack.Count} frames)</summary><ol class=\"stack\">{string.Concat(t.Stack.Select(s => $"<li>{E(s)}</li>"))}</ol></details>";
-                o.WriteLine($"<tr><td class=\"mono\">{E(t.OsThreadId)}</td><td>{E(t.ManagedThreadId)}</td><td>{E(t.Role)}</td><td class=\"mono\">{frame}</td>{(cpu ? $"<td>{E(t.Cpu)}</td>" : "")}</tr>");
+                if (t.Stack is { Count: > 0 } stack)
+                    frame += $"<details><summary>stack ({stack.Count} frames)</summary><ol class=\"stack\">{string.Concat(stack.Select(s => $"<li>{E(s)}</li>"))}</ol></details>";
+                o.WriteLine($"<tr><td class=\"mono\">0x{t.OsThreadId:x}</td><td>{t.ManagedThreadId}</td><td>{E(t.Role)}</td><td class=\"mono\">{frame}</td>{(cpu ? $"<td>{E(ReportText.Cpu(t))}</td>" : "")}</tr>");
             }
             o.WriteLine("</tbody></table>");
         }
         if (f.Advice is not null)
             o.WriteLine($"<div class=\"fix\"><b>Fix:</b> {E(f.Advice)}</div>");
-        if (f.Fields.Count > 0)
+        var fields = DetectorFields(f);
+        if (fields.Count > 0)
         {
             o.WriteLine("<details class=\"fields\"><summary>All fields of this finding</summary><dl>");
-            foreach (var (name, value) in f.Fields)
+            foreach (var (name, value) in fields)
                 o.WriteLine($"<dt>{E(name)}</dt><dd>{E(value)}</dd>");
             o.WriteLine("</dl></details>");
         }
         o.WriteLine("</div></details>");
     }
+
+    /// <summary>The detector's own fields, as its JSON has them (the common ones are shown above).</summary>
+    private static List<(string Name, string Value)> DetectorFields(Finding f) =>
+        ReportJson.ToElement(f).EnumerateObject().Where(p => !CommonFields.Contains(p.Name))
+            .Select(p => (p.Name, p.Value.ValueKind == JsonValueKind.String ? p.Value.GetString() ?? "" : p.Value.GetRawText())).ToList();
+
+    private static readonly HashSet<string> CommonFields = ["severity", "detector", "kind", "title", "summary", "evidence", "threads", "advice"];
 
     private static void WriteProblems(BatchReport batch, TextWriter o)
     {
@@ -156,7 +165,7 @@ public static class BatchHtmlRenderer
         {
             o.WriteLine($"<h2>Errors ({failed.Count})</h2><ul class=\"plain\">");
             foreach (DumpResult d in failed)
-                o.WriteLine($"<li><span class=\"mono\">{E(d.Name)}</span>: {E(ReportView.Result(d))}: {E(d.Error)}</li>");
+                o.WriteLine($"<li><span class=\"mono\">{E(d.Name)}</span>: {E(BatchWords.Result(d))}: {E(d.Error)}</li>");
             o.WriteLine("</ul>");
         }
         if (batch.Skipped.Count > 0)
@@ -174,13 +183,13 @@ public static class BatchHtmlRenderer
 
     private static string Badge(DumpResult d)
     {
-        string kind = d.SameContentAs is not null ? "dup" : d.Status != DumpStatus.Analysed ? "error" : d.Findings.Any(f => !BatchReport.IsInformation(f)) ? "hazard" : "ok";
-        string text = d.SameContentAs is null ? ReportView.Result(d) : $"{ReportView.Result(d)}, same dump";
+        string kind = d.SameContentAs is not null ? "dup" : d.Status != DumpStatus.Analysed ? "error" : d.Findings.Any(f => f.IsHazard) ? "hazard" : "ok";
+        string text = d.SameContentAs is null ? BatchWords.Result(d) : $"{BatchWords.Result(d)}, same dump";
         return $"<span class=\"badge {kind}\">{E(text)}</span>";
     }
 
     /// <summary>Sorts hazards first, then clean dumps, then failures.</summary>
-    private static int SortRank(DumpResult d) => d.Status != DumpStatus.Analysed ? 0 : 50 + d.Findings.Count + 100 * d.Findings.Count(f => !BatchReport.IsInformation(f));
+    private static int SortRank(DumpResult d) => d.Status != DumpStatus.Analysed ? 0 : 50 + d.Findings.Count + 100 * d.Findings.Count(f => f.IsHazard);
 
     private static string E(string? text) => HtmlEscaper.Escape(text);
 

@@ -1,13 +1,13 @@
 using System.Text.Encodings.Web;
 using System.Text.Json;
-using DiagExt.Core.Batch;
+using DiagExt.Core.Reports;
 
 namespace DiagExt.Core.Rendering.Batch;
 
 /// <summary>
 /// The batch report as one JSON document: like a single-dump report it is one object with a "findings"
 /// array (each finding carrying its "dump"), plus one entry per dump name (its target, detectors, or its
-/// error), the skipped files and totals. Each dump's own fields are copied from its single-dump report.
+/// error), the skipped files and totals. Each dump's own fields are written as its single-dump report has them.
 /// </summary>
 public static class BatchJsonRenderer
 {
@@ -97,9 +97,8 @@ public static class BatchJsonRenderer
                     w.WriteStringValue(name);
                 w.WriteEndArray();
             }
-            foreach (JsonProperty property in finding.Finding.EnumerateObject())
-                if (property.Name is not "dump" and not "alsoIn")
-                    property.WriteTo(w);
+            foreach (JsonProperty property in ReportJson.ToElement(finding.Finding).EnumerateObject())
+                property.WriteTo(w);
             w.WriteEndObject();
         }
         w.WriteEndArray();
@@ -123,20 +122,21 @@ public static class BatchJsonRenderer
         if (dump.Report is { } report)
         {
             // The analysis itself, without starting the analysing process: the difference is the price of isolation.
-            if (report.TryGetProperty("elapsedMs", out JsonElement analysis))
-            {
-                w.WritePropertyName("analysisMs");
-                analysis.WriteTo(w);
-            }
-            foreach (string name in new[] { "target", "detectors", "heapObjects" })
-            {
-                if (report.TryGetProperty(name, out JsonElement value))
-                {
-                    w.WritePropertyName(name);
-                    value.WriteTo(w);
-                }
-            }
+            ReportDocument document = ReportDocument.From(report);
+            w.WriteNumber("analysisMs", document.ElapsedMs);
+            Property(w, "target", document.Target);
+            Property(w, "scan", document.Scan);
+            Property(w, "detectors", document.Detectors);
+            Property(w, "heapObjects", document.HeapObjects);
         }
         w.WriteEndObject();
+    }
+
+    private static void Property<T>(Utf8JsonWriter w, string name, T? value)
+    {
+        if (value is null)
+            return;
+        w.WritePropertyName(name);
+        JsonSerializer.Serialize(w, value, ReportJson.Options);
     }
 }

@@ -1,5 +1,5 @@
 using System.Globalization;
-using DiagExt.Core.Batch;
+using DiagExt.Core.Reports;
 
 namespace DiagExt.Core.Rendering.Batch;
 
@@ -26,10 +26,10 @@ public static class BatchMarkdownRenderer
             output.WriteLine("## Errors");
             output.WriteLine();
             foreach (DumpResult d in failed)
-                output.WriteLine($"- **{Md(d.Name)}** ({Md(ReportView.Result(d))}): {Md(d.Error)}");
+                output.WriteLine($"- **{Md(d.Name)}** ({Md(BatchWords.Result(d))}): {Md(d.Error)}");
             output.WriteLine();
         }
-        var notes = batch.Distinct.SelectMany(d => ReportView.Notes(d).Select(n => $"- **{Md(d.Name)}**: {Md(n)}")).ToList();
+        var notes = batch.Distinct.SelectMany(d => BatchWords.Notes(d).Select(n => $"- **{Md(d.Name)}**: {Md(n)}")).ToList();
         if (notes.Count > 0)
         {
             output.WriteLine("## Notes");
@@ -50,7 +50,7 @@ public static class BatchMarkdownRenderer
 
     private static void WriteTable(BatchReport batch, TextWriter output)
     {
-        IReadOnlyList<string> detectors = ReportView.DetectorColumns(batch);
+        IReadOnlyList<string> detectors = batch.Detectors;
         var header = new List<string> { "dump", "result", "runtime", "threads" };
         header.AddRange(detectors.Select(Md));
         header.Add("time");
@@ -61,12 +61,12 @@ public static class BatchMarkdownRenderer
             var cells = new List<string>
             {
                 Md(d.Name),
-                Md(ReportView.Result(d)),
-                Md(ReportView.Runtime(d)),
-                Md(ReportView.Threads(d)?.ToString(CultureInfo.InvariantCulture)),
+                Md(BatchWords.Result(d)),
+                Md(BatchWords.Runtime(d)),
+                Md(BatchWords.Threads(d)),
             };
-            cells.AddRange(detectors.Select(x => Md(ReportView.DetectorCell(d, x))));
-            cells.Add(d.SameContentAs is null ? Md(ReportView.Seconds(d.Elapsed)) : $"same as {Md(d.SameContentAs)}");
+            cells.AddRange(detectors.Select(x => Md(BatchWords.DetectorCell(d, x))));
+            cells.Add(d.SameContentAs is null ? Md(ReportText.Seconds(d.Elapsed)) : $"same as {Md(d.SameContentAs)}");
             output.WriteLine($"| {string.Join(" | ", cells)} |");
         }
         output.WriteLine();
@@ -80,45 +80,49 @@ public static class BatchMarkdownRenderer
         output.WriteLine();
         foreach (BatchFinding f in batch.Findings)
         {
-            FindingView view = FindingView.From(f.Finding);
-            output.WriteLine($"### {Md(f.Dump)}: \\[{Md(view.Detector)}\\] {Md(view.Title)}");
+            Finding finding = f.Finding;
+            output.WriteLine($"### {Md(f.Dump)}: \\[{Md(finding.Detector)}\\] {Md(finding.Title)}");
             output.WriteLine();
             if (f.AlsoIn.Count > 0)
             {
                 output.WriteLine($"Same dump also named: {string.Join(", ", f.AlsoIn.Select(Md))}");
                 output.WriteLine();
             }
-            output.WriteLine(Md(view.Summary));
+            output.WriteLine(Md(finding.Summary));
             output.WriteLine();
-            foreach (string line in view.Evidence)
-                output.WriteLine($"- {Md(line)}");
+            foreach (Markup line in finding.Evidence)
+                output.WriteLine($"- {Md(line.ToPlainText())}");
             output.WriteLine();
-            if (view.Threads.Count > 0)
+            if (finding.Threads.Count > 0)
             {
                 output.WriteLine("| thread | managed | role | frame | CPU |");
                 output.WriteLine("|---|---:|---|---|---|");
-                foreach (ThreadView t in view.Threads)
+                foreach (ThreadRef t in finding.Threads)
                 {
                     string frame = t.CallerFrame is null ? Md(t.Frame) : $"{Md(t.Frame)} ← {Md(t.CallerFrame)}";
-                    output.WriteLine($"| {Md(t.OsThreadId)} | {Md(t.ManagedThreadId)} | {Md(t.Role)} | {frame} | {Md(t.Cpu)} |");
+                    output.WriteLine($"| {Md(Hex(t.OsThreadId))} | {Md(t.ManagedThreadId?.ToString(CultureInfo.InvariantCulture))} | {Md(t.Role)} | {frame} | {Md(ReportText.Cpu(t))} |");
                 }
                 output.WriteLine();
-                foreach (ThreadView t in view.Threads.Where(t => t.Stack.Count > 0))
+                foreach (ThreadRef t in finding.Threads)
                 {
-                    output.WriteLine($"Stack of thread {Md(t.OsThreadId)}:");
+                    if (t.Stack is not { Count: > 0 })
+                        continue;
+                    output.WriteLine($"Stack of thread {Md(Hex(t.OsThreadId))}:");
                     output.WriteLine();
                     foreach (string frame in t.Stack)
                         output.WriteLine($"1. {Md(frame)}");
                     output.WriteLine();
                 }
             }
-            if (view.Advice is not null)
+            if (finding.Advice is not null)
             {
-                output.WriteLine($"**Fix:** {Md(view.Advice)}");
+                output.WriteLine($"**Fix:** {Md(finding.Advice)}");
                 output.WriteLine();
             }
         }
     }
 
     private static string Md(string? text) => MarkdownEscaper.Escape(text);
+
+    private static string Hex(uint id) => $"0x{id:x}";
 }

@@ -1,5 +1,5 @@
 using System.Globalization;
-using DiagExt.Core.Batch;
+using DiagExt.Core.Reports;
 
 namespace DiagExt.Core.Rendering.Batch;
 
@@ -11,7 +11,7 @@ public static class BatchTextRenderer
 {
     public static void Render(BatchReport batch, TextWriter output)
     {
-        IReadOnlyList<string> detectors = ReportView.DetectorColumns(batch);
+        IReadOnlyList<string> detectors = batch.Detectors;
         var header = new List<string> { "dump", "result", "runtime", "threads" };
         header.AddRange(detectors);
         header.Add("time");
@@ -24,9 +24,8 @@ public static class BatchTextRenderer
             output.WriteLine("findings:");
             foreach (BatchFinding f in batch.Findings)
             {
-                FindingView view = FindingView.From(f.Finding);
                 string also = f.AlsoIn.Count > 0 ? $" (also {string.Join(", ", f.AlsoIn)})" : "";
-                output.WriteLine(Clean($"  {f.Dump}{also}: [{view.Detector}] {view.Title}"));
+                output.WriteLine(Clean($"  {f.Dump}{also}: [{f.Finding.Detector}] {f.Finding.Title}"));
             }
         }
         var failed = batch.Distinct.Where(d => d.Status != DumpStatus.Analysed).ToList();
@@ -35,9 +34,9 @@ public static class BatchTextRenderer
             output.WriteLine();
             output.WriteLine("errors:");
             foreach (DumpResult d in failed)
-                output.WriteLine(Clean($"  {d.Name}: {d.Error ?? ReportView.Result(d)}"));
+                output.WriteLine(Clean($"  {d.Name}: {d.Error ?? BatchWords.Result(d)}"));
         }
-        var notes = batch.Distinct.SelectMany(d => ReportView.Notes(d).Select(n => $"  {d.Name}: {n}")).ToList();
+        var notes = batch.Distinct.SelectMany(d => BatchWords.Notes(d).Select(n => $"  {d.Name}: {n}")).ToList();
         if (notes.Count > 0)
         {
             output.WriteLine();
@@ -56,7 +55,7 @@ public static class BatchTextRenderer
         if (batch.Skipped.Count > 0)
         {
             output.WriteLine();
-            output.WriteLine(Clean($"skipped {Count(batch.Skipped.Count, "file")} that {(batch.Skipped.Count == 1 ? "is" : "are")} not a dump: {string.Join(", ", batch.Skipped.Select(s => s.Name))}"));
+            output.WriteLine(Clean($"skipped {ReportText.Plural(batch.Skipped.Count, "file")} that {(batch.Skipped.Count == 1 ? "is" : "are")} not a dump: {string.Join(", ", batch.Skipped.Select(s => s.Name))}"));
         }
         output.WriteLine();
         output.WriteLine(Totals(batch));
@@ -64,11 +63,10 @@ public static class BatchTextRenderer
 
     public static string Totals(BatchReport batch)
     {
-        string dumps = Count(batch.Dumps.Count, "dump") + (batch.Duplicates > 0 ? $" ({Count(batch.Duplicates, "duplicate")})" : "");
+        string dumps = ReportText.Plural(batch.Dumps.Count, "dump") + (batch.Duplicates > 0 ? $" ({ReportText.Plural(batch.Duplicates, "duplicate")})" : "");
         string perDetector = string.Join(", ", batch.FindingsByDetector.Select(p => $"{p.Key}: {p.Value}"));
-        string findings = batch.Findings.Count == 0 ? "no hazard found"
-            : batch.Hazards == 0 ? $"no hazard found ({Count(batch.Findings.Count, "note")}: {perDetector})"
-            : $"{Count(batch.Findings.Count, "finding")} ({perDetector})";
+        string count = ReportText.Count(batch.Hazards, batch.Findings.Count - batch.Hazards, "no hazard found");
+        string findings = batch.Findings.Count == 0 ? count : $"{count} ({perDetector})";
         string cancelled = batch.Cancelled ? "; cancelled before the end" : "";
         return Clean(string.Format(CultureInfo.InvariantCulture, "{0}: {1} analysed, {2} failed; {3}; {4:0.0}s wall with {5} parallel job{6}{7}",
             dumps, batch.Analysed, batch.Failed, findings, batch.Elapsed.TotalSeconds, batch.Jobs, batch.Jobs == 1 ? "" : "s", cancelled));
@@ -79,12 +77,12 @@ public static class BatchTextRenderer
         var row = new List<string>
         {
             d.Name,
-            ReportView.Result(d),
-            ReportView.Runtime(d),
-            ReportView.Threads(d)?.ToString(CultureInfo.InvariantCulture) ?? "",
+            BatchWords.Result(d),
+            BatchWords.Runtime(d),
+            BatchWords.Threads(d),
         };
-        row.AddRange(detectors.Select(x => ReportView.DetectorCell(d, x)));
-        row.Add(d.SameContentAs is null ? ReportView.Seconds(d.Elapsed) : "(dup)");
+        row.AddRange(detectors.Select(x => BatchWords.DetectorCell(d, x)));
+        row.Add(d.SameContentAs is null ? ReportText.Seconds(d.Elapsed) : "(dup)");
         return row;
     }
 
@@ -98,8 +96,6 @@ public static class BatchTextRenderer
             output.WriteLine(string.Join("  ", cells).TrimEnd());
         }
     }
-
-    private static string Count(int n, string noun) => n == 1 ? $"1 {noun}" : $"{n} {noun}s";
 
     private static string Clean(string text) => TextSanitizer.Sanitize(text);
 }

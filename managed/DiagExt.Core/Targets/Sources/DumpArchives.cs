@@ -1,6 +1,7 @@
 using System.Buffers.Binary;
 using System.IO.Compression;
 using DiagExt.Core.Errors;
+using DiagExt.Core.Targets;
 
 namespace DiagExt.Core.Targets.Sources;
 

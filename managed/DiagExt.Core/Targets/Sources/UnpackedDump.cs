@@ -1,5 +1,6 @@
 using System.Globalization;
 using DiagExt.Core.Errors;
+using DiagExt.Core.Targets;
 
 namespace DiagExt.Core.Targets.Sources;
 

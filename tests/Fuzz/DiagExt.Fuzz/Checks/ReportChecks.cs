@@ -1,6 +1,7 @@
 using System.Text.Json;
 using DiagExt.Core.Analysis;
 using DiagExt.Core.Rendering;
+using DiagExt.Core.Reports;
 using DiagExt.Fuzz.Engine;
 
 namespace DiagExt.Fuzz.Checks;
@@ -13,7 +14,7 @@ public static class ReportChecks
 {
     public static void Check(AnalysisReport report)
     {
-        CheckJson(Render(w => JsonReportRenderer.Render(report, w)), report.Findings.Count());
+        CheckJson(Render(w => ReportJson.Write(report, w)), report.Findings.Count());
         DmlValidator.Check(Render(w => new ConsoleReportRenderer(new DmlStyle()).Render(report, w)));
         string text = Render(w => new ConsoleReportRenderer(new PlainStyle()).Render(report, w));
         if (UnsafeCharacters.FirstUnsafe(text) is { } bad)

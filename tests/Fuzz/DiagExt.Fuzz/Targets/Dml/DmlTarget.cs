@@ -1,7 +1,7 @@
 using System.Text;
 using DiagExt.Core.Analysis;
-using DiagExt.Core.Findings;
 using DiagExt.Core.Rendering;
+using DiagExt.Core.Reports;
 using DiagExt.Core.Targets;
 using DiagExt.Fuzz.Checks;
 using DiagExt.Fuzz.Engine;
@@ -20,7 +20,7 @@ public sealed class DmlTarget : IFuzzTarget
 
     public string Name => "dml";
 
-    public string Covers => "Rendering/DmlEscaper, TextSanitizer, ConsoleReportRenderer (DmlStyle, PlainStyle), JsonReportRenderer, Findings/Markup";
+    public string Covers => "Rendering/DmlEscaper, TextSanitizer, ConsoleReportRenderer (DmlStyle, PlainStyle), Reports/ReportJson, Reports/Markup";
 
     public IReadOnlyList<byte[]> Tokens { get; } = [.. HostileText.Pieces.Select(p => Encoding.Unicode.GetBytes(p)), Encoding.Unicode.GetBytes(HostileText.Separator.ToString())];
 
@@ -51,7 +51,7 @@ public sealed class DmlTarget : IFuzzTarget
                 Markup.Line().Text(s[2]).Object(0x7f0000001000 + (ulong)s[2].Length).Text(s[3]).Thread(thread).Native((ulong)s[3].Length),
                 Markup.Text(s[3] + s[2]),
             ],
-            Threads = [new ThreadRef { OsThreadId = thread, Role = s[4], Frame = s[5].Length > 0 ? s[5] : null, CallerFrame = s[6].Length > 0 ? s[6] : null, UserCpuSeconds = s[6].Length }],
+            Threads = [new ThreadRef { OsThreadId = thread, Role = s[4], Frame = s[5].Length > 0 ? s[5] : null, CallerFrame = s[6].Length > 0 ? s[6] : null, UserCpu = TimeSpan.FromSeconds(s[6].Length) }],
             Advice = s[7].Length > 0 ? s[7] : null,
             TargetText = s[11],
         };
@@ -67,7 +67,7 @@ public sealed class DmlTarget : IFuzzTarget
     private static void CheckJsonRoundTrip(AnalysisReport report, string summary)
     {
         var writer = new StringWriter();
-        JsonReportRenderer.Render(report, writer);
+        ReportJson.Write(report, writer);
         string? back = System.Text.Json.JsonDocument.Parse(writer.ToString()).RootElement.GetProperty("findings")[0].GetProperty("summary").GetString();
         string expected = Encoding.UTF8.GetString(Encoding.UTF8.GetBytes(summary));
         if (back != expected)

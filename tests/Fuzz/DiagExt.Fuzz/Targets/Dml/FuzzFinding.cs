@@ -1,4 +1,4 @@
-using DiagExt.Core.Findings;
+using DiagExt.Core.Reports;
 
 namespace DiagExt.Fuzz.Targets.Dml;
 

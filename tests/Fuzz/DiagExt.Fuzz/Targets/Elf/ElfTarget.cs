@@ -1,6 +1,5 @@
 using System.Runtime.InteropServices;
 using System.Text;
-using DiagExt.Core.Errors;
 using DiagExt.Core.Native;
 using DiagExt.Core.Native.Elf;
 using DiagExt.Core.Targets;

@@ -1,8 +1,8 @@
 using System.Reflection.Metadata;
 using DiagExt.Core.Analysis;
 using DiagExt.Core.Detectors.CtorOrder;
-using DiagExt.Core.Findings;
 using DiagExt.Core.Il;
+using DiagExt.Core.Reports;
 using DiagExt.Core.Targets;
 using DiagExt.Fuzz.Checks;
 using DiagExt.Fuzz.Engine;
@@ -47,7 +47,7 @@ public sealed class IlTarget : IFuzzTarget
         signature.Add("mapped", OpensMapped(input));
 
         IReadOnlyList<Finding> findings = scan.Sites.Select(s => (Finding)CtorOrderFindingBuilder.ForCallSite(s, [])).ToList();
-        var summary = new TargetSummary("fuzz.dll", TargetKind.Assemblies, "", "", null, 0, RuntimeStatus.NotPresent, null, null);
+        var summary = new AssemblyScanSummary("fuzz.dll", 1, 1, 0, scan.MethodsAnalysed);
         var outcome = new DetectorOutcome(CtorOrderDetector.CommandName, DetectorStatus.Ran, scan.Problems.Count == 0 ? null : string.Join("; ", scan.Problems), findings, TimeSpan.Zero);
         ReportChecks.Check(new AnalysisReport(summary, [outcome], null, TimeSpan.Zero));
         return signature.ToString();

@@ -1,10 +1,9 @@
 using System.Text;
 using DiagExt.Core.Analysis;
 using DiagExt.Core.Detectors.LoaderLock;
-using DiagExt.Core.Errors;
-using DiagExt.Core.Findings;
 using DiagExt.Core.Native;
 using DiagExt.Core.Native.Minidump;
+using DiagExt.Core.Reports;
 using DiagExt.Core.Targets;
 using DiagExt.Core.Targets.CpuTime;
 using DiagExt.Fuzz.Checks;

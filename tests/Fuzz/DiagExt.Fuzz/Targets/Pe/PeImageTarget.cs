@@ -1,11 +1,11 @@
 using System.Text;
-using DiagExt.Core.Errors;
 using DiagExt.Core.Native;
 using DiagExt.Core.Native.Minidump;
 using DiagExt.Core.Native.Pe;
 using DiagExt.Core.Native.Stacks;
 using DiagExt.Core.Native.Symbols;
 using DiagExt.Core.Native.Windows;
+using DiagExt.Core.Targets;
 using DiagExt.Fuzz.Checks;
 using DiagExt.Fuzz.Engine;
 

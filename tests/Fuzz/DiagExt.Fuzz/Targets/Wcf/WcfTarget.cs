@@ -1,5 +1,6 @@
 using DiagExt.Core.Analysis;
 using DiagExt.Core.Detectors.WcfHang;
+using DiagExt.Core.Reports;
 using DiagExt.Core.Targets;
 using DiagExt.Fuzz.Checks;
 using DiagExt.Fuzz.Engine;

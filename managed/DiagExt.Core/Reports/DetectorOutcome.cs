@@ -1,6 +1,5 @@
-using DiagExt.Core.Findings;
 
-namespace DiagExt.Core.Analysis;
+namespace DiagExt.Core.Reports;
 
 public enum DetectorStatus
 {

@@ -1,6 +1,6 @@
 using System.Text.Json.Serialization;
 
-namespace DiagExt.Core.Findings;
+namespace DiagExt.Core.Reports;
 
 /// <summary>A thread a finding involves: who it is, what it is doing there and how much CPU it has used.</summary>
 public sealed record ThreadRef
@@ -22,13 +22,13 @@ public sealed record ThreadRef
     /// <summary>The thread's managed stack, innermost first, bounded (<see cref="Targets.TargetThread.StackText"/>).</summary>
     public IReadOnlyList<string>? Stack { get; init; }
 
-    public double? UserCpuSeconds { get; init; }
+    /// <summary>CPU time in user mode, when the target records it.</summary>
+    [JsonPropertyName("userCpuSeconds"), JsonConverter(typeof(SecondsJsonConverter))]
+    public TimeSpan? UserCpu { get; init; }
 
-    public double? KernelCpuSeconds { get; init; }
+    [JsonPropertyName("kernelCpuSeconds"), JsonConverter(typeof(SecondsJsonConverter))]
+    public TimeSpan? KernelCpu { get; init; }
 
     /// <summary>Share of a core used just before a live attach (0..1), when measured.</summary>
     public double? RecentCpuShare { get; init; }
-
-    [JsonIgnore]
-    public bool HasCpu => UserCpuSeconds is not null;
 }

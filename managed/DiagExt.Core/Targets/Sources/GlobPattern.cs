@@ -1,7 +1,7 @@
 using System.Text;
 using System.Text.RegularExpressions;
 
-namespace DiagExt.Core.Files;
+namespace DiagExt.Core.Targets.Sources;
 
 /// <summary>
 /// Expands a quoted glob the shell did not ("dumps/*.dmp", "crashes/**/core.*", "bin/**/*.dll"):

@@ -1,6 +1,6 @@
 using System.Text;
 
-namespace DiagExt.Core.Findings;
+namespace DiagExt.Core.Reports;
 
 /// <summary>
 /// One line of evidence as typed pieces, so each renderer can decide what becomes a link (DML) and what

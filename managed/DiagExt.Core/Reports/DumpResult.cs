@@ -1,10 +1,8 @@
-using System.Text.Json;
-
-namespace DiagExt.Core.Batch;
+namespace DiagExt.Core.Reports;
 
 /// <summary>
-/// What a batch learned about one dump name: the single-dump JSON report diagext wrote for it (the same
-/// object 'diagext analyze DUMP --json' prints), or the one-line reason it has none.
+/// What a batch learned about one dump name: the report its analysing process wrote ('diagext analyze DUMP
+/// --json', read back by <see cref="ReportJson"/> into the same records), or the one-line reason it has none.
 /// </summary>
 public sealed record DumpResult
 {
@@ -17,7 +15,7 @@ public sealed record DumpResult
     public string? Error { get; init; }
 
     /// <summary>The single-dump report: target, findings, detectors. Null unless analysed.</summary>
-    public JsonElement? Report { get; init; }
+    public AnalysisReport? Report { get; init; }
 
     /// <summary>The dump's size once unpacked, when known.</summary>
     public long? SizeBytes { get; init; }
@@ -31,8 +29,5 @@ public sealed record DumpResult
     /// <summary>Set when this name has the same content as an earlier one: analysed once, under that name.</summary>
     public string? SameContentAs { get; init; }
 
-    public IReadOnlyList<JsonElement> Findings =>
-        Report is { } report && report.TryGetProperty("findings", out JsonElement findings) && findings.ValueKind == JsonValueKind.Array
-            ? findings.EnumerateArray().ToList()
-            : [];
+    public IReadOnlyList<Finding> Findings => Report?.Findings.ToList() ?? [];
 }

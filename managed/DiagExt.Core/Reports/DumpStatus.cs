@@ -1,4 +1,4 @@
-namespace DiagExt.Core.Batch;
+namespace DiagExt.Core.Reports;
 
 /// <summary>How the analysis of one dump in a batch ended.</summary>
 public enum DumpStatus

@@ -1,4 +1,6 @@
-namespace DiagExt.Core.Findings;
+using System.Text.Json.Serialization;
+
+namespace DiagExt.Core.Reports;
 
 /// <summary>
 /// One hazard a detector found: a plain record (what, where, which threads, why, what to do). Detectors
@@ -7,7 +9,7 @@ namespace DiagExt.Core.Findings;
 /// </summary>
 public abstract record Finding
 {
-    /// <summary>The detector's command name, e.g. "dictcycle".</summary>
+    /// <summary>The detector's command name, e.g. "dictcycle"; in JSON it also names the record type to read back.</summary>
     public abstract string Detector { get; }
 
     /// <summary>A stable machine-readable verdict, e.g. "self-cycle".</summary>
@@ -27,17 +29,22 @@ public abstract record Finding
     /// <summary>What to change.</summary>
     public string? Advice { get; init; }
 
-    /// <summary>
-    /// "hazard" (the default), "warning" (a hazard the target does not prove) or "information" (a fact worth
-    /// showing that is no hazard by itself: it does not make diagext exit with "hazards found").
-    /// </summary>
-    public virtual string Severity => FindingSeverity.Hazard;
+    public virtual FindingSeverity Severity => FindingSeverity.Hazard;
+
+    /// <summary>Whether it counts as "hazards found" (exit code 1): hazards and warnings do, information does not.</summary>
+    [JsonIgnore]
+    public bool IsHazard => Severity != FindingSeverity.Information;
 }
 
-/// <summary>The values of <see cref="Finding.Severity"/>.</summary>
-public static class FindingSeverity
+/// <summary>How sure and how bad a finding is; "hazard", "warning", "information" in JSON.</summary>
+public enum FindingSeverity
 {
-    public const string Hazard = "hazard";
-    public const string Warning = "warning";
-    public const string Information = "information";
+    /// <summary>The target proves the hazard.</summary>
+    Hazard,
+
+    /// <summary>A hazard the target does not prove.</summary>
+    Warning,
+
+    /// <summary>A fact worth showing that is no hazard by itself: a note.</summary>
+    Information,
 }

@@ -1,7 +1,7 @@
-namespace DiagExt.Cli.Commands;
+namespace DiagExt.Cli.Child;
 
 /// <summary>Why an analysing diagext process died, in one line: from its exit code (128 + signal on Unix) and its stderr.</summary>
-public static class ChildCrash
+internal static class ChildCrash
 {
     public static string Describe(int exitCode, string errors, long? memoryBudget)
     {

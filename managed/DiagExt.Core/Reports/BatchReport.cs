@@ -1,10 +1,9 @@
-using System.Text.Json;
 using DiagExt.Core.Errors;
 
-namespace DiagExt.Core.Batch;
+namespace DiagExt.Core.Reports;
 
 /// <summary>A finding of a batch with the dump it is in (and the other names of that same dump).</summary>
-public sealed record BatchFinding(string Dump, IReadOnlyList<string> AlsoIn, JsonElement Finding);
+public sealed record BatchFinding(string Dump, IReadOnlyList<string> AlsoIn, Finding Finding);
 
 /// <summary>Everything one batch produced: a result per dump name, the files it skipped, and totals.</summary>
 public sealed record BatchReport(
@@ -30,19 +29,19 @@ public sealed record BatchReport(
 
     /// <summary>Detector name -> findings, over distinct dumps, in the order detectors first appear.</summary>
     public IReadOnlyList<KeyValuePair<string, int>> FindingsByDetector =>
-        Findings.GroupBy(f => f.Finding.TryGetProperty("detector", out JsonElement d) ? d.GetString() ?? "?" : "?")
+        Findings.GroupBy(f => f.Finding.Detector)
             .Select(g => new KeyValuePair<string, int>(g.Key, g.Count())).ToList();
 
     /// <summary>Findings that are hazards or warnings (severity other than "information", as for one dump's exit code).</summary>
-    public int Hazards => Findings.Count(f => !IsInformation(f.Finding));
+    public int Hazards => Findings.Count(f => f.Finding.IsHazard);
 
     /// <summary>2 if no dump could be analysed (or none was found, or the batch was cancelled), else 1 if any hazard was found, else 0.</summary>
     public ExitCode ExitCode =>
         Analysed == 0 || Cancelled ? ExitCode.InputError : Hazards > 0 ? ExitCode.HazardsFound : ExitCode.NothingFound;
 
-    /// <summary>A finding that is information only: it does not make an exit code 1. No severity means a hazard.</summary>
-    public static bool IsInformation(JsonElement finding) =>
-        finding.ValueKind == JsonValueKind.Object && finding.TryGetProperty("severity", out JsonElement s) && s.ValueKind == JsonValueKind.String && s.GetString() == "information";
+    /// <summary>Every detector named in any report of the batch, in first-seen order: the columns of a summary table.</summary>
+    public IReadOnlyList<string> Detectors =>
+        Dumps.SelectMany(d => d.Report?.Outcomes.Select(o => o.Detector) ?? []).Distinct().ToList();
 
     public IReadOnlyList<string> OtherNames(string name) =>
         Dumps.Where(d => d.SameContentAs == name).Select(d => d.Name).ToList();

@@ -1,7 +1,7 @@
 using System.Collections.Concurrent;
 using System.Runtime.ExceptionServices;
 
-namespace DiagExt.Core.Parallelism;
+namespace DiagExt.Core.Analysis;
 
 /// <summary>
 /// Runs work items on up to N threads, handing out one item at a time in the given order to whichever thread

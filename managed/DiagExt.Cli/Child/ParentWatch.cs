@@ -1,24 +1,24 @@
 using System.Globalization;
 
-namespace DiagExt.Cli.Batch;
+namespace DiagExt.Cli.Child;
 
 /// <summary>
-/// In an analysing process started by a batch: ends it when the batch's diagext is gone (killed, so it could
-/// not stop its workers), instead of leaving it to run on for nobody.
+/// In a child diagext (<see cref="ChildDiagext"/>): ends it when the diagext that started it is gone (killed, so it
+/// could not stop its children), instead of leaving it to run on for nobody.
 /// </summary>
 public static class ParentWatch
 {
     private static readonly TimeSpan Interval = TimeSpan.FromSeconds(1);
 
-    public static void StartIfWorker(Action<string> abort)
+    public static void StartIfChild(Action<string> abort)
     {
-        if (!int.TryParse(Environment.GetEnvironmentVariable(WorkerProcess.ParentVariable), NumberStyles.None, CultureInfo.InvariantCulture, out int parent) || parent <= 0)
+        if (ChildDiagext.ParentId is not int parent)
             return;
         var thread = new Thread(() =>
         {
             while (IsAlive(parent))
                 Thread.Sleep(Interval);
-            abort("the batch that started this analysis is gone");
+            abort("the diagext that started this analysis is gone");
         })
         {
             IsBackground = true,

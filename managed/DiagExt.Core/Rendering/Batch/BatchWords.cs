@@ -1,0 +1,32 @@
+using System.Globalization;
+using DiagExt.Core.Reports;
+
+namespace DiagExt.Core.Rendering.Batch;
+
+/// <summary>The cells every batch renderer shows for one dump (text, Markdown and HTML tables alike).</summary>
+public static class BatchWords
+{
+    /// <summary>"1 finding", "no hazard, 1 note" (<see cref="ReportText.Count(int, int, string)"/>), or how the analysis ended.</summary>
+    public static string Result(DumpResult dump) => dump.Status switch
+    {
+        DumpStatus.Analysed => dump.Report is { } report ? ReportText.Count(report) : ReportText.Count(0, 0),
+        DumpStatus.Failed => "error",
+        DumpStatus.TimedOut => "timed out",
+        DumpStatus.Crashed => "crashed",
+        _ => "cancelled",
+    };
+
+    public static string Runtime(DumpResult dump) => dump.Report?.Target is { } target ? ReportText.RuntimeCell(target.Runtime) : "";
+
+    public static string Threads(DumpResult dump) => dump.Report?.Target?.ThreadCount.ToString(CultureInfo.InvariantCulture) ?? "";
+
+    /// <summary>The cell for one detector of one dump: its count, "-" if it did not run, "" if the dump has no report.</summary>
+    public static string DetectorCell(DumpResult dump, string detector) =>
+        dump.Report?.Outcomes.FirstOrDefault(o => o.Detector == detector) is not { } outcome ? ""
+        : outcome.Status == DetectorStatus.Ran ? outcome.Findings.Count.ToString(CultureInfo.InvariantCulture)
+        : "-";
+
+    /// <summary>What detectors that ran said besides findings, as "detector: note".</summary>
+    public static IEnumerable<string> Notes(DumpResult dump) =>
+        dump.Report?.RanNotes.Select(n => $"{n.Detector}: {n.Note}") ?? [];
+}

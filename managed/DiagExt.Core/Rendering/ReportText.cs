@@ -1,0 +1,68 @@
+using System.Globalization;
+using DiagExt.Core.Reports;
+using DiagExt.Core.Targets;
+
+namespace DiagExt.Core.Rendering;
+
+/// <summary>
+/// The words every renderer shares, single dump and batch alike, so the two cannot drift apart: how findings
+/// are counted (information findings are notes, never "findings": they do not make exit code 1), a thread's
+/// CPU time, a runtime, a size.
+/// </summary>
+public static class ReportText
+{
+    private static readonly CultureInfo Invariant = CultureInfo.InvariantCulture;
+
+    /// <summary>"no hazard", "1 finding", "2 findings", each with ", 1 note" when there are notes.</summary>
+    public static string Count(int hazards, int notes, string none = "no hazard")
+    {
+        string main = hazards switch { 0 => none, 1 => "1 finding", _ => $"{hazards} findings" };
+        return notes == 0 ? main : $"{main}, {Plural(notes, "note")}";
+    }
+
+    public static string Count(AnalysisReport report, string none = "no hazard") => Count(report.Hazards, report.Notes, none);
+
+    public static string Plural(int n, string noun) => n == 1 ? $"1 {noun}" : $"{n.ToString(Invariant)} {noun}s";
+
+    /// <summary>"CPU user 1.500s kernel 0.250s", with the share of a core before a live attach; "" when not recorded.</summary>
+    public static string Cpu(ThreadRef thread)
+    {
+        if (thread.UserCpu is not { } user)
+            return "";
+        string text = $"CPU user {DurationText.Format(user)} kernel {DurationText.Format(thread.KernelCpu ?? TimeSpan.Zero)}";
+        if (thread.RecentCpuShare is double share)
+            text += string.Format(Invariant, ", {0:0}% of a core just before attach", share * 100);
+        return text;
+    }
+
+    /// <summary>The runtime in a sentence: ".NET 10.0.1", "no .NET runtime", ".NET 8.0.3 (not loadable)".</summary>
+    public static string Runtime(RuntimeStatus runtime) => runtime.Availability switch
+    {
+        RuntimeAvailability.Loaded => $"{runtime.Flavor} {runtime.Version}",
+        RuntimeAvailability.NotPresent => "no .NET runtime",
+        _ => $"{runtime.Flavor} {runtime.Version} (not loadable)",
+    };
+
+    /// <summary>The runtime in a table cell: ".NET 10.0.1", "none", "unusable".</summary>
+    public static string RuntimeCell(RuntimeStatus runtime)
+    {
+        string name = $"{runtime.Flavor} {runtime.Version}".Trim();
+        return runtime.Availability switch
+        {
+            RuntimeAvailability.Loaded => name,
+            RuntimeAvailability.NotPresent => "none",
+            _ => name.Length == 0 ? "unusable" : $"{name} (unusable here)",
+        };
+    }
+
+    /// <summary>A wall time in a table: "1.6s".</summary>
+    public static string Seconds(TimeSpan elapsed) => string.Format(Invariant, "{0:0.0}s", elapsed.TotalSeconds);
+
+    public static string Size(long? bytes) => bytes switch
+    {
+        null => "",
+        < 1024 * 1024 => string.Format(Invariant, "{0:0.#} KB", bytes / 1024.0),
+        < 1024L * 1024 * 1024 => string.Format(Invariant, "{0:0.#} MB", bytes / (1024.0 * 1024)),
+        _ => string.Format(Invariant, "{0:0.##} GB", bytes / (1024.0 * 1024 * 1024)),
+    };
+}

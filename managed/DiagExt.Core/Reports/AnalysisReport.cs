@@ -1,0 +1,55 @@
+using DiagExt.Core.Targets;
+
+namespace DiagExt.Core.Reports;
+
+/// <summary>What a report is about: a target (dump or process) or a static scan of files.</summary>
+public abstract record ReportSubject;
+
+/// <summary>Facts about the analysed target worth printing with any report.</summary>
+public sealed record TargetSummary(
+    string Name,
+    TargetKind Kind,
+    string Platform,
+    string Architecture,
+    int? ProcessId,
+    int ThreadCount,
+    RuntimeStatus Runtime,
+    string? CpuTimeSource,
+    string? CpuTimeUnavailable) : ReportSubject;
+
+/// <summary>
+/// Assembly files scanned without a process (ctororder --assembly): what was read, for the report's first line.
+/// </summary>
+/// <param name="Inputs">The patterns as given, shortened.</param>
+public sealed record AssemblyScanSummary(string Inputs, int Files, int Assemblies, int NativeFilesSkipped, int MethodsAnalysed) : ReportSubject;
+
+/// <summary>The shared heap pass of one analysis: objects walked, time taken, whether detectors ran beside it.</summary>
+public sealed record HeapPassSummary(long Objects, TimeSpan Elapsed, bool Background);
+
+/// <summary>Everything one analysis produced; the one model every renderer and the batch read.</summary>
+public sealed record AnalysisReport(ReportSubject Subject, IReadOnlyList<DetectorOutcome> Outcomes, long? HeapObjects, TimeSpan Elapsed)
+{
+    /// <summary>The heap pass, when a detector needed one. Detectors running beside it count their waits for it.</summary>
+    public HeapPassSummary? HeapPass { get; init; }
+
+    /// <summary>The target, unless this is a static scan.</summary>
+    public TargetSummary? Target => Subject as TargetSummary;
+
+    public IEnumerable<Finding> Findings => Outcomes.SelectMany(o => o.Findings);
+
+    /// <summary>Findings that make "hazards found" (exit code 1): hazards and warnings.</summary>
+    public int Hazards => Findings.Count(f => f.IsHazard);
+
+    /// <summary>Information findings: notes, not hazards.</summary>
+    public int Notes => Findings.Count(f => !f.IsHazard);
+
+    /// <summary>Whether any finding is a hazard or warning; information alone is not "hazards found".</summary>
+    public bool HasFindings => Hazards > 0;
+
+    /// <summary>True when no requested detector could run (e.g. dictcycle on a dump without .NET).</summary>
+    public bool NothingRan => Outcomes.All(o => o.Status != DetectorStatus.Ran);
+
+    /// <summary>What detectors that ran said besides findings ("loader lock ... is free"), with the detector's name.</summary>
+    public IEnumerable<(string Detector, string Note)> RanNotes =>
+        Outcomes.Where(o => o.Status == DetectorStatus.Ran && !string.IsNullOrEmpty(o.Reason)).Select(o => (o.Detector, o.Reason!));
+}

@@ -1,0 +1,87 @@
+using System.Text.Json.Serialization;
+using DiagExt.Core.Rendering;
+using DiagExt.Core.Targets;
+
+namespace DiagExt.Core.Reports;
+
+/// <summary>
+/// The JSON shape of one report, property for property (declaration order is the order in the file). Both
+/// directions go through it: <see cref="From"/> for the writer, <see cref="ToReport"/> for the reader.
+/// </summary>
+internal sealed record ReportDocument
+{
+    public int SchemaVersion { get; init; } = ReportJson.SchemaVersion;
+
+    public ToolDocument Tool { get; init; } = new("diagext", ToolVersion.Current);
+
+    public TargetDocument? Target { get; init; }
+
+    public ScanDocument? Scan { get; init; }
+
+    public IReadOnlyList<Finding> Findings { get; init; } = [];
+
+    public IReadOnlyList<DetectorDocument> Detectors { get; init; } = [];
+
+    public long? HeapObjects { get; init; }
+
+    public HeapPassDocument? HeapPass { get; init; }
+
+    public double ElapsedMs { get; init; }
+
+    public static ReportDocument From(AnalysisReport report) => new()
+    {
+        Target = report.Subject is TargetSummary t
+            ? new TargetDocument(t.Name, t.Kind, t.Platform, t.Architecture, t.ProcessId, t.ThreadCount,
+                new RuntimeDocument(t.Runtime.Availability, t.Runtime.Version, t.Runtime.Flavor, t.Runtime.Problem), t.CpuTimeSource, t.CpuTimeUnavailable)
+            : null,
+        Scan = report.Subject is AssemblyScanSummary s ? new ScanDocument(s.Inputs, s.Files, s.Assemblies, s.NativeFilesSkipped, s.MethodsAnalysed) : null,
+        Findings = report.Findings.ToList(),
+        Detectors = report.Outcomes.Select(o => new DetectorDocument(o.Detector, o.Status, o.Reason, o.Findings.Count, Ms(o.Elapsed))).ToList(),
+        HeapObjects = report.HeapObjects,
+        HeapPass = report.HeapPass is { } pass ? new HeapPassDocument(Ms(pass.Elapsed), pass.Background) : null,
+        ElapsedMs = Ms(report.Elapsed),
+    };
+
+    public AnalysisReport ToReport()
+    {
+        ReportSubject subject = (Target, Scan) switch
+        {
+            ({ } t, null) => new TargetSummary(t.Name, t.Kind, t.Platform, t.Architecture, t.ProcessId, t.Threads,
+                new RuntimeStatus(t.Runtime.Availability, t.Runtime.Version, t.Runtime.Flavor, t.Runtime.Problem), t.CpuTimeSource, t.CpuTimeUnavailable),
+            (null, { } s) => new AssemblyScanSummary(s.Inputs, s.Files, s.Assemblies, s.NativeFilesSkipped, s.MethodsAnalysed),
+            _ => throw new System.Text.Json.JsonException("a report needs exactly one of \"target\" and \"scan\""),
+        };
+        var outcomes = Detectors.Select(d => new DetectorOutcome(d.Name, d.Status, d.Reason,
+            Findings.Where(f => f.Detector == d.Name).ToList(), TimeSpan.FromMilliseconds(d.ElapsedMs))).ToList();
+        if (outcomes.Sum(o => o.Findings.Count) != Findings.Count)
+            throw new System.Text.Json.JsonException("a finding of a detector the report does not list");
+        return new AnalysisReport(subject, outcomes, HeapObjects, TimeSpan.FromMilliseconds(ElapsedMs))
+        {
+            HeapPass = HeapPass is { } p ? new HeapPassSummary(HeapObjects ?? 0, TimeSpan.FromMilliseconds(p.ElapsedMs), p.Background) : null,
+        };
+    }
+
+    private static double Ms(TimeSpan span) => Math.Round(span.TotalMilliseconds, 1);
+}
+
+internal sealed record ToolDocument(string Name, string Version);
+
+/// <summary>Kind and availability keep their C# names in JSON ("WindowsMinidump", "Loaded"), as they always had.</summary>
+internal sealed record TargetDocument(
+    string Name,
+    [property: JsonConverter(typeof(JsonStringEnumConverter))] TargetKind Kind,
+    string Platform,
+    string Architecture,
+    int? ProcessId,
+    int Threads,
+    RuntimeDocument Runtime,
+    string? CpuTimeSource,
+    string? CpuTimeUnavailable);
+
+internal sealed record RuntimeDocument([property: JsonConverter(typeof(JsonStringEnumConverter))] RuntimeAvailability Availability, string? Version, string? Flavor, string? Problem);
+
+internal sealed record ScanDocument(string Inputs, int Files, int Assemblies, int NativeFilesSkipped, int MethodsAnalysed);
+
+internal sealed record DetectorDocument(string Name, DetectorStatus Status, string? Reason, int Findings, double ElapsedMs);
+
+internal sealed record HeapPassDocument(double ElapsedMs, bool Background);

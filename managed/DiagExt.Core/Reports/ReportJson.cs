@@ -1,0 +1,89 @@
+using System.Text.Encodings.Web;
+using System.Text.Json;
+using System.Text.Json.Serialization;
+using DiagExt.Core.Rendering;
+
+namespace DiagExt.Core.Reports;
+
+/// <summary>
+/// The one JSON form of a report: written by <c>--json</c> (one object with a "findings" array, each finding with
+/// the common fields plus its detector's own), and read back into the same records by a batch from each of its
+/// analysing processes. Writer and reader share <see cref="ReportDocument"/>, so the two cannot drift apart.
+/// </summary>
+public static class ReportJson
+{
+    public const int SchemaVersion = 1;
+
+    public static JsonSerializerOptions Options { get; } = CreateOptions();
+
+    public static void Write(AnalysisReport report, TextWriter output) =>
+        output.WriteLine(JsonSerializer.Serialize(ReportDocument.From(report), Options));
+
+    /// <summary>A report as <see cref="Write"/> wrote it; <see cref="JsonException"/> if it is not one.</summary>
+    public static AnalysisReport Read(string json)
+    {
+        try
+        {
+            ReportDocument document = JsonSerializer.Deserialize<ReportDocument>(json, Options) ?? throw new JsonException("null instead of a report");
+            return document.ToReport();
+        }
+        catch (Exception e) when (e is NotSupportedException or InvalidOperationException or ArgumentException)
+        {
+            throw new JsonException(e.Message, e);
+        }
+    }
+
+    /// <summary>One finding as JSON, with its detector's own fields: the batch's JSON and HTML show them.</summary>
+    public static JsonElement ToElement(Finding finding) => JsonSerializer.SerializeToElement(finding, Options);
+
+    private static JsonSerializerOptions CreateOptions()
+    {
+        var options = new JsonSerializerOptions
+        {
+            PropertyNamingPolicy = JsonNamingPolicy.CamelCase,
+            WriteIndented = true,
+            DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull,
+            // Target strings stay escaped (\u003c...), so the JSON is safe to paste into HTML too.
+            Encoder = JavaScriptEncoder.Default,
+            // A child's report is trusted no more than its dump: bounded nesting.
+            MaxDepth = 32,
+            TypeInfoResolver = new System.Text.Json.Serialization.Metadata.DefaultJsonTypeInfoResolver(),
+        };
+        options.Converters.Add(new MarkupAsTextConverter());
+        options.Converters.Add(new FindingJsonConverter());
+        options.Converters.Add(new JsonStringEnumConverter(JsonNamingPolicy.CamelCase));
+        options.MakeReadOnly();
+        return options;
+    }
+
+    /// <summary>Evidence lines become plain strings in JSON, and come back as one text piece.</summary>
+    private sealed class MarkupAsTextConverter : JsonConverter<Markup>
+    {
+        public override Markup Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options) =>
+            Markup.Text(reader.GetString() ?? "");
+
+        public override void Write(Utf8JsonWriter writer, Markup value, JsonSerializerOptions options) =>
+            writer.WriteStringValue(value.ToPlainText());
+    }
+
+    /// <summary>
+    /// A finding is written as its own record type; read back as the record of the detector its "detector" field
+    /// names (<see cref="Analysis.DetectorCatalog.FindingType"/>), so a new detector needs no line here.
+    /// </summary>
+    private sealed class FindingJsonConverter : JsonConverter<Finding>
+    {
+        public override Finding Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options)
+        {
+            using JsonDocument document = JsonDocument.ParseValue(ref reader);
+            JsonElement element = document.RootElement;
+            if (element.ValueKind != JsonValueKind.Object || !element.TryGetProperty("detector", out JsonElement detector) || detector.ValueKind != JsonValueKind.String)
+                throw new JsonException("a finding without a \"detector\"");
+            string name = detector.GetString()!;
+            Type type = Analysis.DetectorCatalog.FindingType(name) ?? throw new JsonException($"a finding of an unknown detector '{name}'");
+            return (Finding?)element.Deserialize(type, options) ?? throw new JsonException("null instead of a finding");
+        }
+
+        public override void Write(Utf8JsonWriter writer, Finding value, JsonSerializerOptions options) =>
+            JsonSerializer.Serialize(writer, value, value.GetType(), options);
+    }
+}
