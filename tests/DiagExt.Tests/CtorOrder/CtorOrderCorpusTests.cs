@@ -9,13 +9,13 @@ namespace DiagExt.Tests.CtorOrder;
 /// <summary>
 /// "ctororder --assembly" over every target framework of 16 real packages restored from NuGet, scored against
 /// CorpusGroundTruth.tsv (each constructor-selecting method read in the decompiled code). A site is a method:
-/// the same method in several target frameworks, or picking twice, counts once. The floors are what the
-/// scanner reaches today, so a change that loses precision or recall fails here.
+/// the same method in several target frameworks, or picking twice, counts once. Flagged means a warning or a hazard:
+/// a pick reported as information (a type only its library knows) is not one. The floors are issue 15's targets.
 /// </summary>
 [TestFixture]
 public partial class CtorOrderCorpusTests
 {
-    private const double PrecisionFloor = 0.68, RecallFloor = 0.76;
+    private const double PrecisionFloor = 0.90, RecallFloor = 0.80;
 
     private static readonly (string Id, string Version)[] Corpus =
     [

@@ -32,6 +32,7 @@ public static class CallSiteScanner
             if (needles.Length == 0 && takesCtors.Count == 0)
                 return new CallSiteScan([], [], 1, 0);
             var lambdas = new LambdaInspector(image);
+            var builders = new RuntimeTypeBuilders(image);
             foreach (MethodDefinitionHandle handle in md.MethodDefinitions)
             {
                 cancellation.ThrowIfCancellationRequested();
@@ -44,7 +45,7 @@ public static class CallSiteScanner
                         continue;
                     analysed++;
                     IlInstruction[] code = IlDecoder.Decode(il);
-                    foreach (CtorPick pick in CtorFlowAnalysis.Analyze(image, handle, body, code, lambdas, calls))
+                    foreach (CtorPick pick in CtorFlowAnalysis.Analyze(image, handle, body, code, lambdas, calls, builders))
                         sites.Add(ToCallSite(image, pick));
                 }
                 catch (Exception e) when (MalformedMetadata.Is(e))
@@ -147,7 +148,8 @@ public static class CallSiteScanner
             line?.File,
             line?.Line,
             pick.Sorted,
-            NamedTypeConstructors: pick.NamedTypeConstructors);
+            NamedTypeConstructors: pick.NamedTypeConstructors,
+            TypeUnknown: pick.TypeUnknown);
     }
 
     private static string OneLine(string s) => s.ReplaceLineEndings(" ");

@@ -47,7 +47,7 @@ public static class StaticCtorOrderScan
         if (problems.Count > 0)
             notes.Add($"{problems.Count} unreadable: {Names(problems)}");
         string? note = notes.Count == 0 ? null : string.Join("; ", notes);
-        var summary = new TargetSummary(name, TargetKind.Assemblies, "", "", null, 0, RuntimeStatus.NotPresent, null, null);
+        var summary = new TargetSummary(name, TargetKind.Assemblies, "", "", null, 0, RuntimeStatus.NotPresent with { Problem = null }, null, null);
         var outcome = new DetectorOutcome(CtorOrderDetector.CommandName, DetectorStatus.Ran, note, findings, watch.Elapsed);
         return new AnalysisReport(summary, [outcome], null, watch.Elapsed);
     }

@@ -15,7 +15,7 @@ internal sealed partial class CtorFlowAnalysis
             if (_in[i] is not { } state)
                 continue;
             IlInstruction ins = _code[i];
-            if ((Pick(ins, state) ?? LoopReturn(ins, state)) is { } pick)
+            if ((Pick(ins, state) ?? LoopReturn(ins, state) ?? FirstUsed(ins, state)) is { } pick)
                 picks.TryAdd(pick.PickOffset, pick);
         }
         return picks.Values.OrderBy(p => p.PickOffset).ToList();
@@ -29,11 +29,35 @@ internal sealed partial class CtorFlowAnalysis
     {
         CtorElement? element = ins.OpCode switch
         {
-            ILOpCode.Ret => state.Stack.Length == 1 ? state.Stack[0] as CtorElement : null,
-            ILOpCode.Leave or ILOpCode.Leave_s or ILOpCode.Br or ILOpCode.Br_s => ReturnedLocal(ins.IntOperand) is int local && local < state.Locals.Length ? state.Locals[local] as CtorElement : null,
+            ILOpCode.Ret => state.Stack.Length == 1 ? FlowValue.ElementOf(state.Stack[0]) : null,
+            ILOpCode.Leave or ILOpCode.Leave_s or ILOpCode.Br or ILOpCode.Br_s => ReturnedLocal(ins.IntOperand) is int local && local < state.Locals.Length ? FlowValue.ElementOf(state.Locals[local]) : null,
             _ => null,
         };
         return element is null || element.Unique || !InLoop(element.Offset) ? null : Judge(element.Offset, state, element.List, " (loop: the constructor it matched is returned)", predicate: null);
+    }
+
+    /// <summary>
+    /// "if (e.MoveNext()) c = e.Current;" outside any loop is FirstOrDefault() written by hand (MessagePack's do/while
+    /// over the rest then keeps the first that fits). It picks where c is used (returned, stored, called on or passed),
+    /// judged there: Newtonsoft's "if (!e.MoveNext()) return c;" has proven by then that the list held one.
+    /// </summary>
+    private CtorPick? FirstUsed(IlInstruction ins, FlowState state)
+    {
+        int consumed = ins.OpCode switch
+        {
+            ILOpCode.Ret or ILOpCode.Stsfld or ILOpCode.Stfld or ILOpCode.Stelem_ref or ILOpCode.Stelem => Math.Min(1, state.Stack.Length),
+            ILOpCode.Call or ILOpCode.Callvirt or ILOpCode.Newobj => _calls.Resolve(ins.Token).Method is { } m
+                ? Math.Min(state.Stack.Length, m.ParameterCount + (m.HasThis && ins.OpCode != ILOpCode.Newobj ? 1 : 0))
+                : 0,
+            _ => 0,
+        };
+        for (int depth = 0; depth < consumed; depth++)
+        {
+            if (FlowValue.ElementOf(Peek(state.Stack, depth)) is { First: true } first
+                && Judge(first.Offset, state, first.List, ".GetEnumerator().Current (the first)", predicate: null) is { } pick)
+                return pick;
+        }
+        return null;
     }
 
     /// <summary>The local that the code at <paramref name="target"/> returns at once ("ldloc k; ret"), if it does.</summary>
@@ -97,7 +121,7 @@ internal sealed partial class CtorFlowAnalysis
         (string? name, EntityHandle handle, int? count) = _appliedTo.GetValueOrDefault(list.Site);
         // Proven: the code names the type and it has several matching constructors, so which one comes first is reflection's choice.
         bool proven = count > 1 && list.Order is null && predicate is null && list.Filter is null;
-        return new CtorPick(_method, Math.Max(list.Site, -1), offset, pattern, name, handle, list.Order is not null, proven ? count : null);
+        return new CtorPick(_method, Math.Max(list.Site, -1), offset, pattern, name, handle, list.Order is not null, proven ? count : null, proven ? null : UnknownBecause(list.Site));
     }
 
     private static bool IsElementLoad(ILOpCode op) => op is ILOpCode.Ldelem_ref or ILOpCode.Ldelem or ILOpCode.Ldelema;

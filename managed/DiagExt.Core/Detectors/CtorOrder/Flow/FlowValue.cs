@@ -14,20 +14,47 @@ internal abstract record FlowValue
     {
         if (a.Equals(b))
             return a;
+        if (a is ConflictValue || b is ConflictValue)
+            return ConflictValue.Instance;
+        if ((ElementOf(a), ElementOf(b)) is (var ea, var eb) && (ea is not null || eb is not null))
+            return JoinElements(a, ea, b, eb);
         if (a is CtorList ca && b is CtorList cb && ca.Site == cb.Site)
             return ca.JoinWith(cb);
-        if (a is CtorElement ea && b is CtorElement eb && ea.Offset == eb.Offset && ea.List.Site == eb.List.Site)
-            return ea with { List = ea.List.JoinWith(eb.List), Unique = ea.Unique && eb.Unique };
+        if (a is CtorEnumerator na && b is CtorEnumerator nb && na.List.Site == nb.List.Site)
+            return new CtorEnumerator(na.List.JoinWith(nb.List), na.Moves == nb.Moves ? na.Moves : null);
+        return Unknown;
+    }
+
+    /// <summary>The loop element a value is, or may be on some path.</summary>
+    public static CtorElement? ElementOf(FlowValue v) => v as CtorElement ?? (v as MaybeElement)?.Element;
+
+    private static FlowValue JoinElements(FlowValue a, CtorElement? ea, FlowValue b, CtorElement? eb)
+    {
+        if (ea is not null && eb is not null)
+        {
+            if (ea.Offset != eb.Offset || ea.List.Site != eb.List.Site)
+                return ConflictValue.Instance;
+            CtorElement joined = ea with { List = ea.List.JoinWith(eb.List), Unique = ea.Unique && eb.Unique };
+            return a is MaybeElement || b is MaybeElement ? new MaybeElement(joined) : joined;
+        }
         // "found = null; foreach (...) if (...) found = c; return found;": the loop's choice, or nothing.
         if ((a, b) is (NullValue, CtorElement) or (CtorElement, NullValue))
             return a is CtorElement ? a : b;
-        if (a is CtorEnumerator na && b is CtorEnumerator nb && na.List.Site == nb.List.Site)
-            return new CtorEnumerator(na.List.JoinWith(nb.List));
-        return Unknown;
+        // "foreach (...) if (...) { found = c; break; } if (found == null) found = Fallback();": the loop's choice on one path.
+        return new MaybeElement((ea ?? eb)!);
     }
 }
 
 internal sealed record UnknownValue : FlowValue;
+
+/// <summary>Two different loop elements met: the top of the lattice, which no later join leaves (keeps the fixpoint finite).</summary>
+internal sealed record ConflictValue : FlowValue
+{
+    public static ConflictValue Instance { get; } = new();
+}
+
+/// <summary>A loop's element on some paths, another value on others: returned, the loop's choice is returned on those paths.</summary>
+internal sealed record MaybeElement(CtorElement Element) : FlowValue;
 
 /// <summary>ldnull: "ConstructorInfo found = null" before a loop that may set it.</summary>
 internal sealed record NullValue : FlowValue
@@ -39,6 +66,15 @@ internal sealed record IntValue(int Value) : FlowValue;
 
 /// <summary>A System.Type whose identity the code shows: <c>typeof(T)</c>.</summary>
 internal sealed record TypeValue(string Name, EntityHandle Handle) : FlowValue;
+
+/// <summary>
+/// A System.Type the code does not name, read from a property (request.ActivationType): the same getter gives the
+/// same value, so the code taking its generic arguments apart elsewhere in the method is seen as about this type.
+/// </summary>
+internal sealed record MemberTypeValue(int Token, string Member) : FlowValue;
+
+/// <summary>A System.Type built at run time: what TypeBuilder.CreateType returned, here or in the method named.</summary>
+internal sealed record BuiltTypeValue(string By) : FlowValue;
 
 /// <summary>
 /// Constructors as reflection returned them: from the call at IL offset <see cref="Site"/>, perhaps
@@ -64,8 +100,11 @@ internal sealed record SortKey(string How, bool CanTie)
     public static SortKey? Either(SortKey? a, SortKey? b) => a is null ? b : b is null ? a : a.CanTie ? a : b;
 }
 
-/// <summary>An enumerator over a constructor list (GetEnumerator, the first half of foreach).</summary>
-internal sealed record CtorEnumerator(CtorList List) : FlowValue;
+/// <summary>
+/// An enumerator over a constructor list (GetEnumerator, the first half of foreach), and how many MoveNext calls it
+/// has seen on this path when that is known: the next MoveNext is then "length > Moves".
+/// </summary>
+internal sealed record CtorEnumerator(CtorList List, int? Moves) : FlowValue;
 
 /// <summary>
 /// One constructor taken from a list at a position the code does not fix (a loop's element, enumerator.Current)
@@ -78,6 +117,12 @@ internal sealed record CtorElement(CtorList List, int Offset) : FlowValue
     /// return c;") or an exact parameter type ("p[0].ParameterType == typeof(X)"), the loop form of an exact predicate.
     /// </summary>
     public bool Unique { get; init; }
+
+    /// <summary>
+    /// Taken by enumerator.Current outside any loop: the list's first constructor. It is a pick where it is used (returned,
+    /// stored, called on), so that a "!e.MoveNext()" between proves the list held only it.
+    /// </summary>
+    public bool First { get; init; }
 }
 
 /// <summary>One parameter of a loop's element (c.GetParameters()[k]), or its ParameterType.</summary>
