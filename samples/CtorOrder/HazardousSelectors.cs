@@ -82,6 +82,34 @@ public static class HazardousSelectors
 
     private static ConstructorInfo[] PublicConstructors(Type type) => type.GetConstructors().Where(c => c.IsPublic).ToArray();
 
+    /// <summary>FirstOrDefault() by hand: the enumerator's first element, used as it is (MessagePack's do/while shape).</summary>
+    public static ConstructorInfo? FirstByEnumerator(Type type)
+    {
+        IEnumerator<ConstructorInfo> e = type.GetConstructors().OrderByDescending(c => c.GetParameters().Length).GetEnumerator();
+        ConstructorInfo? first = null;
+        if (e.MoveNext())
+            first = e.Current;
+        Console.WriteLine(first);
+        return first;
+    }
+
+    /// <summary>The first resolvable one ends the loop; only when none is there does a fallback choose (Grace's BestMatch).</summary>
+    public static ConstructorInfo? FirstResolvableOrFallback(Type type, Func<Type, bool> canResolve)
+    {
+        ConstructorInfo? chosen = null;
+        foreach (ConstructorInfo c in type.GetConstructors())
+        {
+            if (c.GetParameters().All(p => canResolve(p.ParameterType)))
+            {
+                chosen = c;
+                break;
+            }
+        }
+        if (chosen == null)
+            chosen = type.GetConstructor(Type.EmptyTypes);
+        return chosen;
+    }
+
     /// <summary>A type the code names with two public constructors: proven order-dependent without a process.</summary>
     public static ConstructorInfo NamedTwo() => typeof(TwoConstructors).GetConstructors()[0];
 

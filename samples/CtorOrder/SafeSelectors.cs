@@ -83,6 +83,19 @@ public static class SafeSelectors
         return null;
     }
 
+    /// <summary>The enumerator's first element, returned only when a second MoveNext shows it is the only one (Newtonsoft's shape).</summary>
+    public static ConstructorInfo? OnlyByEnumerator(Type type)
+    {
+        IEnumerator<ConstructorInfo> e = ((IEnumerable<ConstructorInfo>)type.GetConstructors()).GetEnumerator();
+        if (e.MoveNext())
+        {
+            ConstructorInfo current = e.Current;
+            if (!e.MoveNext())
+                return current;
+        }
+        return null;
+    }
+
     public sealed class OneConstructor
     {
         public OneConstructor(int value) => Value = value;

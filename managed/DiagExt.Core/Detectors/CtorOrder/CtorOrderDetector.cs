@@ -66,8 +66,9 @@ public sealed class CtorOrderDetector : IDetector
             if (reordered.Count == 0 && IsUnder(module.Name, runtimeDirectory))
                 continue;
             linked.UnionWith(reordered);
-            // A process shows the order itself: a named type's constructor count is no proof here, the observed order is.
-            findings.Add(CtorOrderFindingBuilder.ForCallSite(site with { NamedTypeConstructors = null }, reordered));
+            // A process shows the order itself: a named type's constructor count is no proof here, the observed order is;
+            // and a type built at run time is in the process too, so "only its library knows" does not hold.
+            findings.Add(CtorOrderFindingBuilder.ForCallSite(site with { NamedTypeConstructors = null, TypeUnknown = null }, reordered));
         }
         foreach ((TypeCtorOrder order, _) in orders.Types.Where(t => t.Order.FirstDiffers && !linked.Contains(t.Order)))
             findings.Add(CtorOrderFindingBuilder.ForType(order));
