@@ -44,27 +44,26 @@ public class CtorOrderBaselineTests
     [Test]
     public void Missing_or_malformed_baseline_is_one_line_and_exit_2()
     {
-        Diagext.Result missing = Diagext.Run("ctororder", "--assembly", SampleDll, "--baseline", TempFile("no-such-baseline.txt"));
-        Assert.That(missing.ExitCode, Is.EqualTo(2));
-        Assert.That(missing.Stderr.Trim().Split('\n'), Has.Length.EqualTo(1));
-        Assert.That(missing.Stderr, Does.Contain("baseline file not found"));
+        InputError("baseline file not found", "--assembly", SampleDll, "--baseline", TempFile("no-such-baseline.txt"));
 
         string bad = TempFile("ctororder-bad-baseline.txt");
         File.WriteAllText(bad, "# comment\nnot a baseline line\n");
-        Diagext.Result malformed = Diagext.Run("ctororder", "--assembly", SampleDll, "--baseline", bad);
-        Assert.That(malformed.ExitCode, Is.EqualTo(2));
-        Assert.That(malformed.Stderr, Does.Contain(":2: not a baseline line"));
+        InputError(":2: not a baseline line", "--assembly", SampleDll, "--baseline", bad);
     }
 
     [Test]
     public void Baseline_options_need_assembly_mode_and_one_at_a_time()
     {
-        Diagext.Result noAssembly = Diagext.Run("ctororder", "--pid", "1", "--baseline", "b.txt");
-        Assert.That(noAssembly.ExitCode, Is.EqualTo(2));
-        Assert.That(noAssembly.Stderr, Does.Contain("go with --assembly"));
+        InputError("go with --assembly", "--pid", "1", "--baseline", "b.txt");
+        InputError("one at a time", "--assembly", SampleDll, "--baseline", "a.txt", "--write-baseline", "b.txt");
+    }
 
-        Diagext.Result both = Diagext.Run("ctororder", "--assembly", SampleDll, "--baseline", "a.txt", "--write-baseline", "b.txt");
-        Assert.That(both.ExitCode, Is.EqualTo(2));
-        Assert.That(both.Stderr, Does.Contain("one at a time"));
+    /// <summary>"ctororder ARGS" fails with exit 2 and one line saying <paramref name="message"/>.</summary>
+    private static void InputError(string message, params string[] args)
+    {
+        Diagext.Result result = Diagext.Run(["ctororder", .. args]);
+        Assert.That(result.ExitCode, Is.EqualTo(2), result.Stdout + result.Stderr);
+        Assert.That(result.Stderr.Trim().Split('\n'), Has.Length.EqualTo(1), result.Stderr);
+        Assert.That(result.Stderr, Does.Contain(message));
     }
 }
