@@ -1,3 +1,4 @@
+using System.Linq.Expressions;
 using System.Reflection;
 
 namespace CtorOrderSample;
@@ -108,6 +109,24 @@ public static class HazardousSelectors
         if (chosen == null)
             chosen = type.GetConstructor(Type.EmptyTypes);
         return chosen;
+    }
+
+    /// <summary>
+    /// Generated code with one "return new C(...)" per constructor in list order (Grace's dynamic constructor chain):
+    /// when the delegate runs, the first constructor whose arguments all exist wins.
+    /// </summary>
+    public static Func<object?> GeneratedChain(Type type, Func<ParameterInfo, Expression?> locate)
+    {
+        LabelTarget done = Expression.Label(typeof(object));
+        var body = new List<Expression>();
+        foreach (ConstructorInfo c in type.GetConstructors())
+        {
+            Expression?[] arguments = c.GetParameters().Select(locate).ToArray();
+            if (arguments.All(a => a is not null))
+                body.Add(Expression.Return(done, Expression.New(c, arguments!)));
+        }
+        body.Add(Expression.Label(done, Expression.Constant(null)));
+        return Expression.Lambda<Func<object?>>(Expression.Block(body)).Compile();
     }
 
     /// <summary>A type the code names with two public constructors: proven order-dependent without a process.</summary>

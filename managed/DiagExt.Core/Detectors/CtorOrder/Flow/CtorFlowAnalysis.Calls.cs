@@ -83,6 +83,8 @@ internal sealed partial class CtorFlowAnalysis
                     Chain = $"{list.Chain}.{method.Name}({Describe(args.Skip(1))})",
                     Filter = method.Name == "Where" && args.Length == 2 && args[1] is MethodValue where ? where : list.Filter,
                 };
+            case KnownCallKind.Other when method.Name == "New" && method.DeclaringType == "System.Linq.Expressions.Expression" && first is CtorElement built && InLoop(_callOffset):
+                return new GeneratedNewValue(built);
             case KnownCallKind.Other when method.Name == "GetParameters" && first is CtorElement element:
                 return new ParametersValue(element);
             case KnownCallKind.Other when method.Name == "get_ParameterType" && first is ParameterOfValue { IsType: false } parameter:

@@ -15,7 +15,7 @@ internal sealed partial class CtorFlowAnalysis
             if (_in[i] is not { } state)
                 continue;
             IlInstruction ins = _code[i];
-            if ((Pick(ins, state) ?? LoopReturn(ins, state) ?? FirstUsed(ins, state)) is { } pick)
+            if ((Pick(ins, state) ?? LoopReturn(ins, state) ?? FirstUsed(ins, state) ?? GeneratedReturn(ins, state)) is { } pick)
                 picks.TryAdd(pick.PickOffset, pick);
         }
         return picks.Values.OrderBy(p => p.PickOffset).ToList();
@@ -34,6 +34,23 @@ internal sealed partial class CtorFlowAnalysis
             _ => null,
         };
         return element is null || element.Unique || !InLoop(element.Offset) ? null : Judge(element.Offset, state, element.List, " (loop: the constructor it matched is returned)", predicate: null);
+    }
+
+    /// <summary>
+    /// A loop that writes "return new C(...)" into an expression tree for each constructor in list order (Grace's dynamic
+    /// constructor chain: Expression.Return(label, Expression.New(c, args)), guarded or not): the generated code returns
+    /// at the first one whose guard passes, so the list's order picks, only later, when the delegate runs.
+    /// </summary>
+    private CtorPick? GeneratedReturn(IlInstruction ins, FlowState state)
+    {
+        if (ins.OpCode != ILOpCode.Call || _calls.Resolve(ins.Token).Method is not { Name: "Return", DeclaringType: "System.Linq.Expressions.Expression" } method)
+            return null;
+        for (int depth = 0; depth < Math.Min(state.Stack.Length, method.ParameterCount); depth++)
+        {
+            if (Peek(state.Stack, depth) is GeneratedNewValue { Element: { Unique: false } element } && InLoop(element.Offset))
+                return Judge(element.Offset, state, element.List, " (loop: the generated code returns the first constructor it can build)", predicate: null);
+        }
+        return null;
     }
 
     /// <summary>

@@ -125,6 +125,9 @@ internal sealed record CtorElement(CtorList List, int Offset) : FlowValue
     public bool First { get; init; }
 }
 
+/// <summary>Expression.New(c, ...) on a loop's element inside the loop: code generated for one constructor of the list.</summary>
+internal sealed record GeneratedNewValue(CtorElement Element) : FlowValue;
+
 /// <summary>One parameter of a loop's element (c.GetParameters()[k]), or its ParameterType.</summary>
 internal sealed record ParameterOfValue(CtorElement Element, bool IsType) : FlowValue;
 
