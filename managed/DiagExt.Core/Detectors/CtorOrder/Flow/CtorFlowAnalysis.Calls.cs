@@ -134,41 +134,6 @@ internal sealed partial class CtorFlowAnalysis
         return (list, count);
     }
 
-    /// <summary>
-    /// Where an unnamed type comes from, and what the code does with it: a type returned by a getter, or built at run
-    /// time (TypeBuilder.CreateType, or a method of this assembly that calls it); its generic arguments read; a
-    /// constructor of it handed to TypeBuilder. <paramref name="result"/> is what the call gives otherwise.
-    /// </summary>
-    private FlowValue NoteTypeUse(MethodReference method, KnownCallKind kind, int token, FlowValue[] args, FlowValue result)
-    {
-        if (RuntimeTypeBuilders.IsTypeBuilder(method))
-            foreach (FlowValue arg in args)
-                if (arg is CtorElement { List.Site: >= 0 } element)
-                    _emitted.Add(element.List.Site);
-        if (method.Name is "get_GenericTypeArguments" or "GetGenericArguments" && args.Length == 1 && args[0] is MemberTypeValue taken)
-            _takenApart.Add(taken.Token);
-        if (kind != KnownCallKind.Other || result is not UnknownValue || method.ReturnType is not ("System.Type" or "System.Reflection.TypeInfo"))
-            return result;
-        if (RuntimeTypeBuilders.IsCreateType(method))
-            return new BuiltTypeValue($"{MetadataNames.Short(method.DeclaringType)}.{method.Name}");
-        if (!method.Definition.IsNil && _builders.Builds(method.Definition))
-            return new BuiltTypeValue($"{MetadataNames.Short(method.DeclaringType)}.{method.Name}");
-        return method.Name.StartsWith("get_", StringComparison.Ordinal) && method.ParameterCount == 0 ? new MemberTypeValue(token, method.Name[4..]) : result;
-    }
-
-    /// <summary>
-    /// Why the type a pick is applied to is unknown in a way no process will settle either, or null: built at run time
-    /// by this library, or a constructed generic whose shape the code relies on (a wrapper type fixed by convention).
-    /// </summary>
-    private string? UnknownBecause(int site) => _typeOrigin.GetValueOrDefault(site) switch
-    {
-        BuiltTypeValue built => $"the type is built at run time by {built.By} (TypeBuilder): its constructors are what that code defines",
-        MemberTypeValue member when _takenApart.Contains(member.Token) =>
-            $"the type ({member.Member}) is a constructed generic whose type arguments the code takes apart: a wrapper type fixed by convention, not named in the code",
-        _ when _emitted.Contains(site) => "the constructor is handed to TypeBuilder: the type is one this library emits at run time",
-        _ => null,
-    };
-
     /// <summary>Replaces every copy of <paramref name="old"/> in the stack and locals (the enumerator is one object).</summary>
     private static FlowState ReplaceEnumerator(FlowState state, CtorEnumerator old, CtorEnumerator moved)
     {

@@ -27,15 +27,6 @@ internal sealed partial class CtorFlowAnalysis
     private readonly RuntimeTypeBuilders _builders;
     private readonly Dictionary<int, MethodDefinitionHandle> _cachedLambdas;
     private readonly Dictionary<int, (string? Name, EntityHandle Handle, int? Count)> _appliedTo = [];
-
-    /// <summary>Per list site: the unnamed type it came from, when the code shows where that type comes from.</summary>
-    private readonly Dictionary<int, FlowValue> _typeOrigin = [];
-
-    /// <summary>Getters whose type the code takes apart (GenericTypeArguments): a constructed generic of a shape it expects.</summary>
-    private readonly HashSet<int> _takenApart = [];
-
-    /// <summary>List sites whose constructor the code hands to TypeBuilder: a type it emits itself.</summary>
-    private readonly HashSet<int> _emitted = [];
     private readonly FlowState?[] _in;
     private readonly ConstructorCounter _counter;
     private readonly List<(int From, int To)> _backEdges = [];
