@@ -27,7 +27,7 @@ public sealed class CtorOrderCommand(IDetector detector) : ICommand
     public string Usage => $"diagext {Name} <dump> | --pid N | --assembly PATTERN [PATTERN...] [--baseline FILE | --write-baseline FILE] [--format text|dml|json | --json]";
 
     public string Details => detector.Explanation + Environment.NewLine + Environment.NewLine +
-        "With --assembly no process is involved: every call site found is reported as a warning, since only a process shows whether a type's " +
+        "With --assembly no process is involved: a call site found is a warning, since only a process shows whether a type's " +
         "constructor order differs; a hazard when the code names a type with several matching constructors; information when the type is " +
         "one only its library knows (built with TypeBuilder, a wrapper fixed by convention). Exit code 1 when any warning or hazard is found " +
         "(this is the check to run in CI before a runtime update), 0 when none, 2 when a path matches nothing or no input is an assembly. " +
