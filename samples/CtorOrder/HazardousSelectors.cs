@@ -111,6 +111,26 @@ public static class HazardousSelectors
         return chosen;
     }
 
+    /// <summary>Counts the matches but only checks there was one at least: of several, the last in list order wins.</summary>
+    public static ConstructorInfo? LastMatchCounted(Type type, Type argument)
+    {
+        ConstructorInfo[] constructors = type.GetConstructors();
+        int matches = 0;
+        ConstructorInfo? found = null;
+        for (int i = 0; i < constructors.Length; i++)
+        {
+            ParameterInfo[] p = constructors[i].GetParameters();
+            if (p.Length == 1 && p[0].ParameterType.IsAssignableFrom(argument))
+            {
+                matches++;
+                found = constructors[i];
+            }
+        }
+        if (matches == 0)
+            return null;
+        return found;
+    }
+
     /// <summary>
     /// Generated code with one "return new C(...)" per constructor in list order (Grace's dynamic constructor chain):
     /// when the delegate runs, the first constructor whose arguments all exist wins.

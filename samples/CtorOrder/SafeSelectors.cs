@@ -96,6 +96,26 @@ public static class SafeSelectors
         return null;
     }
 
+    /// <summary>Counts the matches and keeps the last; returns it only when there was exactly one (protobuf-net's shape).</summary>
+    public static ConstructorInfo? OnlyMatchCounted(Type type, Type argument)
+    {
+        ConstructorInfo[] constructors = type.GetConstructors();
+        int matches = 0;
+        ConstructorInfo? found = null;
+        for (int i = 0; i < constructors.Length; i++)
+        {
+            ParameterInfo[] p = constructors[i].GetParameters();
+            if (p.Length == 1 && p[0].ParameterType.IsAssignableFrom(argument))
+            {
+                matches++;
+                found = constructors[i];
+            }
+        }
+        if (matches != 1)
+            return null;
+        return found;
+    }
+
     public sealed class OneConstructor
     {
         public OneConstructor(int value) => Value = value;

@@ -31,6 +31,7 @@ public class CtorOrderSampleScanTests
         "CtorOrderSample.HazardousSelectors.FirstByEnumerator",
         "CtorOrderSample.HazardousSelectors.FirstResolvableOrFallback",
         "CtorOrderSample.HazardousSelectors.GeneratedChain",
+        "CtorOrderSample.HazardousSelectors.LastMatchCounted",
         "CtorOrderSample.HazardousSelectors.NamedTwo",
         "CtorOrderSample.HazardousSelectors.NamedFramework",
         "CtorOrderSample.Program.CheckCtorOrder", // the seed's own check takes infos[0] too

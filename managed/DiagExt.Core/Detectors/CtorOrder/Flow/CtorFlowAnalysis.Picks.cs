@@ -33,7 +33,7 @@ internal sealed partial class CtorFlowAnalysis
             ILOpCode.Leave or ILOpCode.Leave_s or ILOpCode.Br or ILOpCode.Br_s => ReturnedLocal(ins.IntOperand) is int local && local < state.Locals.Length ? FlowValue.ElementOf(state.Locals[local]) : null,
             _ => null,
         };
-        return element is null || element.Unique || !InLoop(element.Offset) ? null : Judge(element.Offset, state, element.List, " (loop: the constructor it matched is returned)", predicate: null);
+        return element is null || element.Unique || !InLoop(element.Offset) || CountedAtMostOnce(element, state) ? null : Judge(element.Offset, state, element.List, " (loop: the constructor it matched is returned)", predicate: null);
     }
 
     /// <summary>
@@ -78,17 +78,8 @@ internal sealed partial class CtorFlowAnalysis
     }
 
     /// <summary>The local that the code at <paramref name="target"/> returns at once ("ldloc k; ret"), if it does.</summary>
-    private int? ReturnedLocal(int target)
-    {
-        if (!_indexOf.TryGetValue(target, out int i) || i + 1 >= _code.Length || _code[i + 1].OpCode != ILOpCode.Ret)
-            return null;
-        return _code[i].OpCode switch
-        {
-            ILOpCode.Ldloc_0 or ILOpCode.Ldloc_1 or ILOpCode.Ldloc_2 or ILOpCode.Ldloc_3 => _code[i].OpCode - ILOpCode.Ldloc_0,
-            ILOpCode.Ldloc or ILOpCode.Ldloc_s => _code[i].IntOperand,
-            _ => null,
-        };
-    }
+    private int? ReturnedLocal(int target) =>
+        _indexOf.TryGetValue(target, out int i) && i + 1 < _code.Length && _code[i + 1].OpCode == ILOpCode.Ret ? LoadedLocal(_code[i]) : null;
 
     private CtorPick? Pick(IlInstruction ins, FlowState state)
     {

@@ -20,6 +20,9 @@ internal abstract record FlowValue
             return JoinElements(a, ea, b, eb);
         if (a is CtorList ca && b is CtorList cb && ca.Site == cb.Site)
             return ca.JoinWith(cb);
+        // "count = 0; ... count++": before the loop and after some passes, the same counter.
+        if ((a, b) is (IntValue { Value: 0 }, CounterValue) or (CounterValue, IntValue { Value: 0 }))
+            return a is CounterValue ? a : b;
         if (a is CtorEnumerator na && b is CtorEnumerator nb && na.List.Site == nb.List.Site)
             return new CtorEnumerator(na.List.JoinWith(nb.List), na.Moves == nb.Moves ? na.Moves : null);
         return Unknown;
@@ -63,6 +66,15 @@ internal sealed record NullValue : FlowValue
 }
 
 internal sealed record IntValue(int Value) : FlowValue;
+
+/// <summary>
+/// An int that starts at zero and only grows by one ("count++"), tracked like a list's length at its own
+/// <see cref="Site"/> (below every parameter site), so that "count == 1" narrows it the same way.
+/// </summary>
+internal sealed record CounterValue(int Site) : FlowValue
+{
+    public static int SiteAt(int addOffset) => -(1 << 20) - addOffset;
+}
 
 /// <summary>A System.Type whose identity the code shows: <c>typeof(T)</c>.</summary>
 internal sealed record TypeValue(string Name, EntityHandle Handle) : FlowValue;
