@@ -75,7 +75,7 @@ internal sealed partial class CtorFlowAnalysis
         switch (kind)
         {
             case KnownCallKind.TypeFromHandle or KnownCallKind.TypeInfo:
-                return first is TypeValue or MemberTypeValue or BuiltTypeValue ? first : FlowValue.Unknown;
+                return first is TypeValue or TypeFromCall ? first : FlowValue.Unknown;
             case KnownCallKind.PassThrough when first is CtorList list:
                 return list with
                 {
@@ -128,7 +128,7 @@ internal sealed partial class CtorFlowAnalysis
         string? appliedTo = type is TypeValue t ? t.Name : null;
         int? count = type is TypeValue known ? _counter.Count(known.Handle, flags) : null;
         _appliedTo[ins.Offset] = (appliedTo, type is TypeValue tv ? tv.Handle : default, count);
-        if (type is MemberTypeValue or BuiltTypeValue)
+        if (type is TypeFromCall)
             _typeOrigin[ins.Offset] = type;
         var list = new CtorList(ins.Offset, kind == KnownCallKind.GetConstructors, null, appliedTo is null ? source : $"typeof({MetadataNames.Short(appliedTo)}).{source}");
         return (list, count);

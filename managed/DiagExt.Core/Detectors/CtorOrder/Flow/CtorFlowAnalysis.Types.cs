@@ -28,15 +28,15 @@ internal sealed partial class CtorFlowAnalysis
             foreach (FlowValue arg in args)
                 if (arg is CtorElement { List.Site: >= 0 } element)
                     _emitted.Add(element.List.Site);
-        if (method.Name is "get_GenericTypeArguments" or "GetGenericArguments" && args.Length == 1 && args[0] is MemberTypeValue taken)
+        if (method.Name is "get_GenericTypeArguments" or "GetGenericArguments" && args.Length == 1 && args[0] is TypeFromCall { IsGetter: true } taken)
             _takenApart.Add(taken.Token);
         if (kind != KnownCallKind.Other || result is not UnknownValue || method.ReturnType is not ("System.Type" or "System.Reflection.TypeInfo"))
             return result;
-        if (RuntimeTypeBuilders.IsCreateType(method))
-            return new BuiltTypeValue($"{MetadataNames.Short(method.DeclaringType)}.{method.Name}");
-        if (!method.Definition.IsNil && _builders.Builds(method.Definition))
-            return new BuiltTypeValue($"{MetadataNames.Short(method.DeclaringType)}.{method.Name}");
-        return method.Name.StartsWith("get_", StringComparison.Ordinal) && method.ParameterCount == 0 ? new MemberTypeValue(token, method.Name[4..]) : result;
+        bool createsType = RuntimeTypeBuilders.IsCreateType(method);
+        bool getter = method.Name.StartsWith("get_", StringComparison.Ordinal) && method.ParameterCount == 0;
+        return createsType || getter || !method.Definition.IsNil
+            ? new TypeFromCall(token, MetadataNames.Short(method.DeclaringType), method.Name, method.Definition, createsType)
+            : result;
     }
 
     /// <summary>
@@ -45,9 +45,10 @@ internal sealed partial class CtorFlowAnalysis
     /// </summary>
     private string? UnknownBecause(int site) => _typeOrigin.GetValueOrDefault(site) switch
     {
-        BuiltTypeValue built => $"the type is built at run time by {built.By} (TypeBuilder): its constructors are what that code defines",
-        MemberTypeValue member when _takenApart.Contains(member.Token) =>
-            $"the type ({member.Member}) is a constructed generic whose type arguments the code takes apart: a wrapper type fixed by convention, not named in the code",
+        TypeFromCall call when call.CreatesType || !call.Local.IsNil && _builders.Builds(call.Local) =>
+            $"the type is built at run time by {call.Owner}.{call.Name} (TypeBuilder): its constructors are what that code defines",
+        TypeFromCall { IsGetter: true } getter when _takenApart.Contains(getter.Token) =>
+            $"the type ({getter.Name[4..]}) is a constructed generic whose type arguments the code takes apart: a wrapper type fixed by convention, not named in the code",
         _ when _emitted.Contains(site) => "the constructor is handed to TypeBuilder: the type is one this library emits at run time",
         _ => null,
     };

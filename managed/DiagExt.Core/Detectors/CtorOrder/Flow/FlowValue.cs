@@ -80,13 +80,15 @@ internal sealed record CounterValue(int Site) : FlowValue
 internal sealed record TypeValue(string Name, EntityHandle Handle) : FlowValue;
 
 /// <summary>
-/// A System.Type the code does not name, read from a property (request.ActivationType): the same getter gives the
-/// same value, so the code taking its generic arguments apart elsewhere in the method is seen as about this type.
+/// A System.Type the code does not name, returned by the call with token <see cref="Token"/>: TypeBuilder.CreateType
+/// (<see cref="CreatesType"/>), a method of this assembly (<see cref="Local"/>: whether it builds types is asked only
+/// when a pick needs it), or a getter (request.ActivationType: the same getter gives the same value, so the code
+/// taking its generic arguments apart elsewhere in the method is seen as about this type).
 /// </summary>
-internal sealed record MemberTypeValue(int Token, string Member) : FlowValue;
-
-/// <summary>A System.Type built at run time: what TypeBuilder.CreateType returned, here or in the method named.</summary>
-internal sealed record BuiltTypeValue(string By) : FlowValue;
+internal sealed record TypeFromCall(int Token, string Owner, string Name, MethodDefinitionHandle Local, bool CreatesType) : FlowValue
+{
+    public bool IsGetter => Name.StartsWith("get_", StringComparison.Ordinal);
+}
 
 /// <summary>
 /// Constructors as reflection returned them: from the call at IL offset <see cref="Site"/>, perhaps
