@@ -96,7 +96,10 @@ public static class SafeSelectors
         return null;
     }
 
-    /// <summary>Counts the matches and keeps the last; returns it only when there was exactly one (protobuf-net's shape).</summary>
+    /// <summary>
+    /// Counts the matches and keeps the last; returns it only when there was exactly one (protobuf-net's shape). The
+    /// loop repeats HazardousSelectors.LastMatchCounted on purpose: the counter and the check must be in one method body.
+    /// </summary>
     public static ConstructorInfo? OnlyMatchCounted(Type type, Type argument)
     {
         ConstructorInfo[] constructors = type.GetConstructors();
