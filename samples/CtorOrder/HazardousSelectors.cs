@@ -1,3 +1,4 @@
+using System.Linq.Expressions;
 using System.Reflection;
 
 namespace CtorOrderSample;
@@ -81,6 +82,72 @@ public static class HazardousSelectors
     public static ConstructorInfo FirstOfWrapped(Type type) => PublicConstructors(type).First();
 
     private static ConstructorInfo[] PublicConstructors(Type type) => type.GetConstructors().Where(c => c.IsPublic).ToArray();
+
+    /// <summary>FirstOrDefault() by hand: the enumerator's first element, used as it is (MessagePack's do/while shape).</summary>
+    public static ConstructorInfo? FirstByEnumerator(Type type)
+    {
+        IEnumerator<ConstructorInfo> e = type.GetConstructors().OrderByDescending(c => c.GetParameters().Length).GetEnumerator();
+        ConstructorInfo? first = null;
+        if (e.MoveNext())
+            first = e.Current;
+        Console.WriteLine(first);
+        return first;
+    }
+
+    /// <summary>The first resolvable one ends the loop; only when none is there does a fallback choose (Grace's BestMatch).</summary>
+    public static ConstructorInfo? FirstResolvableOrFallback(Type type, Func<Type, bool> canResolve)
+    {
+        ConstructorInfo? chosen = null;
+        foreach (ConstructorInfo c in type.GetConstructors())
+        {
+            if (c.GetParameters().All(p => canResolve(p.ParameterType)))
+            {
+                chosen = c;
+                break;
+            }
+        }
+        if (chosen == null)
+            chosen = type.GetConstructor(Type.EmptyTypes);
+        return chosen;
+    }
+
+    /// <summary>Counts the matches but only checks there was one at least: of several, the last in list order wins.</summary>
+    public static ConstructorInfo? LastMatchCounted(Type type, Type argument)
+    {
+        ConstructorInfo[] constructors = type.GetConstructors();
+        int matches = 0;
+        ConstructorInfo? found = null;
+        for (int i = 0; i < constructors.Length; i++)
+        {
+            ParameterInfo[] p = constructors[i].GetParameters();
+            if (p.Length == 1 && p[0].ParameterType.IsAssignableFrom(argument))
+            {
+                matches++;
+                found = constructors[i];
+            }
+        }
+        if (matches == 0)
+            return null;
+        return found;
+    }
+
+    /// <summary>
+    /// Generated code with one "return new C(...)" per constructor in list order (Grace's dynamic constructor chain):
+    /// when the delegate runs, the first constructor whose arguments all exist wins.
+    /// </summary>
+    public static Func<object?> GeneratedChain(Type type, Func<ParameterInfo, Expression?> locate)
+    {
+        LabelTarget done = Expression.Label(typeof(object));
+        var body = new List<Expression>();
+        foreach (ConstructorInfo c in type.GetConstructors())
+        {
+            Expression?[] arguments = c.GetParameters().Select(locate).ToArray();
+            if (arguments.All(a => a is not null))
+                body.Add(Expression.Return(done, Expression.New(c, arguments!)));
+        }
+        body.Add(Expression.Label(done, Expression.Constant(null)));
+        return Expression.Lambda<Func<object?>>(Expression.Block(body)).Compile();
+    }
 
     /// <summary>A type the code names with two public constructors: proven order-dependent without a process.</summary>
     public static ConstructorInfo NamedTwo() => typeof(TwoConstructors).GetConstructors()[0];

@@ -83,6 +83,42 @@ public static class SafeSelectors
         return null;
     }
 
+    /// <summary>The enumerator's first element, returned only when a second MoveNext shows it is the only one (Newtonsoft's shape).</summary>
+    public static ConstructorInfo? OnlyByEnumerator(Type type)
+    {
+        IEnumerator<ConstructorInfo> e = ((IEnumerable<ConstructorInfo>)type.GetConstructors()).GetEnumerator();
+        if (e.MoveNext())
+        {
+            ConstructorInfo current = e.Current;
+            if (!e.MoveNext())
+                return current;
+        }
+        return null;
+    }
+
+    /// <summary>
+    /// Counts the matches and keeps the last; returns it only when there was exactly one (protobuf-net's shape). The
+    /// loop repeats HazardousSelectors.LastMatchCounted on purpose: the counter and the check must be in one method body.
+    /// </summary>
+    public static ConstructorInfo? OnlyMatchCounted(Type type, Type argument)
+    {
+        ConstructorInfo[] constructors = type.GetConstructors();
+        int matches = 0;
+        ConstructorInfo? found = null;
+        for (int i = 0; i < constructors.Length; i++)
+        {
+            ParameterInfo[] p = constructors[i].GetParameters();
+            if (p.Length == 1 && p[0].ParameterType.IsAssignableFrom(argument))
+            {
+                matches++;
+                found = constructors[i];
+            }
+        }
+        if (matches != 1)
+            return null;
+        return found;
+    }
+
     public sealed class OneConstructor
     {
         public OneConstructor(int value) => Value = value;

@@ -15,28 +15,47 @@ public sealed class CtorOrderCommand(IDetector detector) : ICommand
     public static readonly OptionSpec Assembly = new("--assembly", "PATTERN",
         "scan assembly files instead of a process: a .dll/.exe, a .nupkg, a folder, or a glob (bin/**/*.dll); more paths may follow");
 
+    public static readonly OptionSpec Baseline = new("--baseline", "FILE",
+        "with --assembly: do not report the sites listed in FILE (reviewed; written by --write-baseline)");
+
+    public static readonly OptionSpec WriteBaseline = new("--write-baseline", "FILE",
+        "with --assembly: write every site found to FILE (assembly, method and pattern: no IL offset, so it survives rebuilds) and exit 0");
+
     public string Name => detector.Name;
 
     public string Summary => detector.Description;
 
-    public string Usage => $"diagext {Name} <dump> | --pid N | --assembly PATTERN [PATTERN...] [--format text|dml|json | --json]";
+    public string Usage => $"diagext {Name} <dump> | --pid N | --assembly PATTERN [PATTERN...] [--baseline FILE | --write-baseline FILE] [--format text|dml|json | --json]";
 
     public string Details => detector.Explanation + Environment.NewLine + Environment.NewLine +
-        "With --assembly no process is involved: every call site found is reported as a warning, since only a process shows whether a type's " +
-        "constructor order differs. Exit code 1 when any call site is found (warnings count: this is the check to run in CI before a runtime " +
-        "update), 0 when none, 2 when a path matches nothing. Unreadable or malformed assemblies are named in one note line and do not stop the scan.";
+        "With --assembly no process is involved: a call site found is a warning, since only a process shows whether a type's " +
+        "constructor order differs; a hazard when the code names a type with several matching constructors; information when the type is " +
+        "one only its library knows (built with TypeBuilder, a wrapper fixed by convention). Exit code 1 when any warning or hazard is found " +
+        "(this is the check to run in CI before a runtime update), 0 when none, 2 when a path matches nothing or no input is an assembly. " +
+        "Unreadable or malformed assemblies are named in one note line and do not stop the scan." + Environment.NewLine + Environment.NewLine +
+        "A site reviewed as safe stays quiet: list it in a baseline file (--write-baseline FILE records every site found, --baseline FILE " +
+        "leaves those out), or mark the method, its type or the assembly with [UnconditionalSuppressMessage(\"DiagExt\", \"CtorOrder\", " +
+        "Justification = \"...\")] (SuppressMessage works too, but the compiler keeps it only where CODE_ANALYSIS is defined).";
 
-    public IReadOnlyList<OptionSpec> Options { get; } = [Assembly, .. CommonOptions.Target];
+    public IReadOnlyList<OptionSpec> Options { get; } = [Assembly, Baseline, WriteBaseline, .. CommonOptions.Target];
 
     public ExitCode Execute(ParsedArguments arguments, CommandIo io)
     {
         if (arguments.Value(Assembly.Name) is not { } first)
+        {
+            if (arguments.Has(Baseline.Name) || arguments.Has(WriteBaseline.Name))
+                throw new UsageException("--baseline and --write-baseline go with --assembly (a dump or process honours the attribute only)");
             return DetectorRun.Execute(Name, [detector], arguments, io);
+        }
         if (arguments.Has(CommonOptions.Pid.Name) || arguments.Has(CommonOptions.Dac.Name))
             throw new UsageException("--assembly scans files: it takes no --pid or --dac");
         OutputFormat format = OutputFormats.From(arguments, io);
-        AnalysisReport report = StaticCtorOrderScan.Run([first, .. arguments.Positionals], io.Cancellation);
+        if (arguments.Has(Baseline.Name) && arguments.Has(WriteBaseline.Name))
+            throw new UsageException("--baseline and --write-baseline: one at a time (write a new baseline, or check against one)");
+        var baseline = new StaticCtorOrderScan.BaselineOptions(arguments.Value(Baseline.Name), arguments.Value(WriteBaseline.Name));
+        AnalysisReport report = StaticCtorOrderScan.Run([first, .. arguments.Positionals], baseline, io.Cancellation);
         OutputFormats.Render(format, report, io);
-        return report.HasFindings ? ExitCode.HazardsFound : ExitCode.NothingFound;
+        // Writing a baseline records what is there: the run did its job.
+        return report.HasFindings && baseline.Write is null ? ExitCode.HazardsFound : ExitCode.NothingFound;
     }
 }

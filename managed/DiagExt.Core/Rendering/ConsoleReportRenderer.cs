@@ -15,6 +15,7 @@ public sealed class ConsoleReportRenderer(IMarkupStyle style)
     public void Render(AnalysisReport report, TextWriter output)
     {
         output.WriteLine(style.Text(Header(report.Subject, report.HeapObjects)));
+        var advicePrinted = new HashSet<string>(StringComparer.Ordinal);
         foreach (DetectorOutcome outcome in report.Outcomes)
         {
             if (outcome.Status == DetectorStatus.Skipped)
@@ -22,13 +23,14 @@ public sealed class ConsoleReportRenderer(IMarkupStyle style)
             else if (outcome.Reason is { } note)
                 output.WriteLine(style.Text($"{outcome.Detector}: note: {note}"));
             foreach (Finding finding in outcome.Findings)
-                RenderFinding(finding, output);
+                RenderFinding(finding, advicePrinted, output);
         }
         output.WriteLine();
         output.WriteLine(Footer(report));
     }
 
-    private void RenderFinding(Finding finding, TextWriter output)
+    /// <param name="advicePrinted">Advice already printed in this run: a paragraph shared by many findings is printed once.</param>
+    private void RenderFinding(Finding finding, HashSet<string> advicePrinted, TextWriter output)
     {
         output.WriteLine();
         output.WriteLine(style.Strong(style.Text($"[{finding.Detector}] {finding.Title}")));
@@ -42,7 +44,7 @@ public sealed class ConsoleReportRenderer(IMarkupStyle style)
                 RenderThread(thread, output);
         }
         if (finding.Advice is { } advice)
-            output.WriteLine($"  {style.Text($"fix: {advice}")}");
+            output.WriteLine($"  {style.Text(advicePrinted.Add(advice) ? $"fix: {advice}" : "fix: as above")}");
     }
 
     // Literal text goes through style.Text too: in DML even the renderer's own " <- " would open a tag.

@@ -7,15 +7,15 @@ using DiagExt.Tests.Infrastructure;
 namespace DiagExt.Tests.CtorOrder;
 
 /// <summary>
-/// "ctororder --assembly" over every target framework of 16 real packages restored from NuGet, scored against
+/// "ctororder --assembly" over every target framework of 17 real packages restored from NuGet, scored against
 /// CorpusGroundTruth.tsv (each constructor-selecting method read in the decompiled code). A site is a method:
-/// the same method in several target frameworks, or picking twice, counts once. The floors are what the
-/// scanner reaches today, so a change that loses precision or recall fails here.
+/// the same method in several target frameworks, or picking twice, counts once. Flagged means a warning or a hazard:
+/// a pick reported as information (a type only its library knows) is not one. The floors are issue 15's targets.
 /// </summary>
 [TestFixture]
 public partial class CtorOrderCorpusTests
 {
-    private const double PrecisionFloor = 0.68, RecallFloor = 0.76;
+    private const double PrecisionFloor = 0.90, RecallFloor = 0.80;
 
     private static readonly (string Id, string Version)[] Corpus =
     [
@@ -25,6 +25,8 @@ public partial class CtorOrderCorpusTests
         ("CsvHelper", "33.1.0"), ("Newtonsoft.Json", "13.0.4"), ("YamlDotNet", "18.1.0"), ("MessagePack", "2.5.307"),
         ("protobuf-net", "3.4.40"), ("Moq", "4.21.0"), ("NSubstitute", "6.1.0"), ("AutoFixture", "4.18.1"),
         ("Castle.Core", "5.2.1"), ("Dapper", "2.1.86"), ("Mapster", "10.0.14"),
+        // Added after the scanner's rules were written, as a check on code they were not made for.
+        ("NUnit", "4.6.1"),
     ];
 
     /// <summary>Packages whose assemblies are scanned beside the corpus (dependencies that hold sites of their own).</summary>

@@ -16,12 +16,14 @@ public sealed record CallSite(
     string? AppliedTo,
     string? SourceFile,
     int? SourceLine,
-    bool SortedFirst = false,
+    bool SortedBeforePick = false,
     IReadOnlyList<string>? AlsoIn = null,
-    int? NamedTypeConstructors = null)
+    int? NamedTypeConstructors = null,
+    string? TypeUnknown = null)
 {
-    // SortedFirst: the list was sorted before the pick; a reordered type then matters only where two keys tie.
+    // SortedBeforePick: the list was sorted before the pick (First or Last); a reordered type then matters only where two keys tie.
     // NamedTypeConstructors: the type named in the code has that many matching constructors (more than one): proven.
+    // TypeUnknown: why the type is one only its own library knows (built at run time, fixed by convention): information.
     // AlsoIn: the other files holding the same assembly's same pick (one package, several target frameworks).
 
     /// <summary>"Type.Method(...) IL_0012 (File.cs:42)" for one-line reports.</summary>

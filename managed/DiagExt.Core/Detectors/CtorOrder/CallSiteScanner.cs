@@ -19,7 +19,7 @@ public static class CallSiteScanner
     {
         var sites = new List<CallSite>();
         var problems = new List<string>();
-        int analysed = 0;
+        int analysed = 0, suppressed = 0;
         try
         {
             MetadataReader md = image.Metadata;
@@ -32,6 +32,8 @@ public static class CallSiteScanner
             if (needles.Length == 0 && takesCtors.Count == 0)
                 return new CallSiteScan([], [], 1, 0);
             var lambdas = new LambdaInspector(image);
+            var builders = new RuntimeTypeBuilders(image);
+            var reviewed = new SuppressionAttributes(md);
             foreach (MethodDefinitionHandle handle in md.MethodDefinitions)
             {
                 cancellation.ThrowIfCancellationRequested();
@@ -44,8 +46,11 @@ public static class CallSiteScanner
                         continue;
                     analysed++;
                     IlInstruction[] code = IlDecoder.Decode(il);
-                    foreach (CtorPick pick in CtorFlowAnalysis.Analyze(image, handle, body, code, lambdas, calls))
-                        sites.Add(ToCallSite(image, pick));
+                    IReadOnlyList<CtorPick> picks = CtorFlowAnalysis.Analyze(image, handle, body, code, lambdas, calls, builders);
+                    if (picks.Count > 0 && reviewed.Suppressed(handle))
+                        suppressed += picks.Count;
+                    else
+                        sites.AddRange(picks.Select(p => ToCallSite(image, p)));
                 }
                 catch (Exception e) when (MalformedMetadata.Is(e))
                 {
@@ -58,7 +63,7 @@ public static class CallSiteScanner
         {
             problems.Add($"{image.DisplayName}: metadata unreadable: {OneLine(e.Message)}");
         }
-        return new CallSiteScan(sites, problems, 1, analysed);
+        return new CallSiteScan(sites, problems, 1, analysed, suppressed);
     }
 
     /// <summary>
@@ -147,7 +152,8 @@ public static class CallSiteScanner
             line?.File,
             line?.Line,
             pick.Sorted,
-            NamedTypeConstructors: pick.NamedTypeConstructors);
+            NamedTypeConstructors: pick.NamedTypeConstructors,
+            TypeUnknown: pick.TypeUnknown);
     }
 
     private static string OneLine(string s) => s.ReplaceLineEndings(" ");

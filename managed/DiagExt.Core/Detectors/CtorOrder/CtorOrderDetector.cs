@@ -26,7 +26,7 @@ public sealed class CtorOrderDetector : IDetector
 
     public string Explanation =>
         "Scans the IL of every module loaded in the target for code that takes a constructor by its position in the list " +
-        "Type.GetConstructors() / TypeInfo.DeclaredConstructors returns ([0], First, FirstOrDefault, ElementAt(0), or an OrderBy whose key can tie, then First); " +
+        "Type.GetConstructors() / TypeInfo.DeclaredConstructors returns ([0], First, FirstOrDefault, ElementAt(0), MaxBy/MinBy/Aggregate, an OrderBy whose key can tie, then First; a loop that keeps or returns the first constructor that matches; a predicate that can match several); " +
         "Single(), a Length == 1 guard and picking by parameter types are not reported. It then reads, for every type whose constructors reflection has listed, " +
         "the order reflection keeps them in (RuntimeTypeCache.m_constructorInfoCache) and compares it with declaration order. " +
         "A call site plus a type it is applied to (named in the code, or defined in an assembly that uses the call site's) whose first constructor differs is a hazard; " +
@@ -68,8 +68,9 @@ public sealed class CtorOrderDetector : IDetector
             if (reordered.Count == 0 && IsUnder(module.Name, runtimeDirectory))
                 continue;
             linked.UnionWith(reordered);
-            // A process shows the order itself: a named type's constructor count is no proof here, the observed order is.
-            findings.Add(CtorOrderFindingBuilder.ForCallSite(site with { NamedTypeConstructors = null }, reordered));
+            // A process shows the order itself: a named type's constructor count is no proof here, the observed order is;
+            // and a type built at run time is in the process too, so "only its library knows" does not hold.
+            findings.Add(CtorOrderFindingBuilder.ForCallSite(site with { NamedTypeConstructors = null, TypeUnknown = null }, reordered));
         }
         foreach ((TypeCtorOrder order, _) in orders.Types.Where(t => t.Order.FirstDiffers && !linked.Contains(t.Order)))
             findings.Add(CtorOrderFindingBuilder.ForType(order));

@@ -11,9 +11,11 @@ internal static class CtorOrderFindingBuilder
     {
         // A sort before the pick hides reflection's order unless two keys tie, which the dump cannot tell:
         // reordered types are then listed, but the finding stays a warning.
-        bool proven = reordered.Count > 0 && !site.SortedFirst;
+        bool proven = reordered.Count > 0 && !site.SortedBeforePick;
         // Without a process: a type the code names with several matching constructors is a hazard on its own.
         bool named = !proven && site.NamedTypeConstructors > 1;
+        // A type only its own library knows (built at run time, fixed by convention): no process settles it either.
+        bool unknown = !proven && !named && site.TypeUnknown is not null;
         string where = $"{MetadataNames.Short(site.Type)}.{MethodName(site.Method)}";
         var evidence = new List<Markup>
         {
@@ -29,8 +31,10 @@ internal static class CtorOrderFindingBuilder
             evidence.Add(Markup.Text($"applied to: {site.AppliedTo} (named in the code)"));
         if (named)
             evidence.Add(Markup.Text($"why a hazard: {site.AppliedTo} has {site.NamedTypeConstructors} constructors that match, and index 0 is whichever reflection lists first"));
+        else if (unknown)
+            evidence.Add(Markup.Text($"why information: {site.TypeUnknown}; if it can have more than one matching constructor, this is a hazard"));
         else if (!proven)
-            evidence.Add(Markup.Text($"why a warning: {CtorOrderAdvice.WhyWarning}"));
+            evidence.Add(Markup.Text($"why a warning: {(site.SortedBeforePick ? "equal sort keys keep reflection's order" : "the code does not name the types it is applied to")}, and that order is unspecified"));
         if (reordered.Count > 0 && !proven)
             evidence.Add(Markup.Text("sorted before the pick: the types below reach it in another order only if two of their sort keys tie"));
         foreach (TypeCtorOrder type in reordered.Take(10))
@@ -41,12 +45,14 @@ internal static class CtorOrderFindingBuilder
         return new CtorOrderFinding
         {
             Kind = proven ? CtorOrderFinding.KindProven : CtorOrderFinding.KindCallSite,
-            Level = proven || named ? FindingSeverity.Hazard : FindingSeverity.Warning,
+            Level = proven || named ? FindingSeverity.Hazard : unknown ? FindingSeverity.Information : FindingSeverity.Warning,
             Title = proven
                 ? $"{where} takes {site.Pattern} and {reordered.Count} type(s) it builds have a different first constructor here"
+                : unknown ? $"{where} takes a constructor by position from a type only its library knows: {site.Pattern}"
                 : $"{where} takes a constructor by position: {site.Pattern}",
             Summary = proven
                 ? $"{site.Location} picks by position from reflection's constructor list, and in this process the first constructor of {Names(reordered)} is not its first declared one: the code gets a different constructor than it was written for."
+                : unknown ? $"{site.Location} picks by position from reflection's constructor list of a type no assembly's metadata shows; unknown whether it can have several."
                 : $"{site.Location} picks by position from reflection's constructor list, whose order is unspecified.",
             Evidence = evidence,
             Advice = CtorOrderAdvice.Fix,

@@ -8,13 +8,22 @@ using DiagExt.Core.Targets;
 namespace DiagExt.Core.Detectors.CtorOrder;
 
 /// <summary>
-/// "ctororder --assembly": scans assembly files and NuGet packages, no process involved. Every call site is
-/// a warning (a runtime order is only observable in a process); the report looks like any other.
+/// "ctororder --assembly": scans assembly files and NuGet packages, no process involved. A call site is a warning
+/// (a runtime order is only observable in a process), a hazard when the code names a type with several matching
+/// constructors, information when the type is one only its library knows; the report looks like any other.
+/// Sites in <see cref="BaselineOptions.Read"/> are left out; <see cref="BaselineOptions.Write"/> records every site found.
 /// </summary>
 public static class StaticCtorOrderScan
 {
-    public static AnalysisReport Run(IReadOnlyList<string> patterns, CancellationToken cancellation = default)
+    /// <summary>A baseline file to read reviewed sites from, and/or one to write every site found to.</summary>
+    public sealed record BaselineOptions(string? Read, string? Write);
+
+    public static AnalysisReport Run(IReadOnlyList<string> patterns, CancellationToken cancellation = default) => Run(patterns, new BaselineOptions(null, null), cancellation);
+
+    public static AnalysisReport Run(IReadOnlyList<string> patterns, BaselineOptions baseline, CancellationToken cancellation = default)
     {
+        // Read first: a missing baseline is a usage error before any scanning.
+        HashSet<string>? reviewed = baseline.Read is { } readPath ? CtorOrderBaseline.Read(readPath) : null;
         var watch = Stopwatch.StartNew();
         IReadOnlyList<string> files = AssemblyFiles.Expand(patterns);
         if (files.Count == 0)
@@ -39,12 +48,21 @@ public static class StaticCtorOrderScan
         if (scan.Assemblies == 0)
             throw new DiagExtException($"{Describe(patterns)}: no managed assembly among {files.Count:N0} files{(notManaged.Count > 0 ? $" (not managed: {Names(notManaged)})" : "")}{(problems.Count > 0 ? $" ({Names(problems)})" : "")}");
 
-        IReadOnlyList<Finding> findings = OnePerSite(scan.Sites).Select(s => (Finding)CtorOrderFindingBuilder.ForCallSite(s, [])).ToList();
+        List<CallSite> sites = OnePerSite(scan.Sites).ToList();
+        int written = baseline.Write is { } writePath ? CtorOrderBaseline.Write(writePath, sites) : 0;
+        int known = reviewed is null ? 0 : sites.RemoveAll(s => reviewed.Contains(CtorOrderBaseline.Key(s)));
+        IReadOnlyList<Finding> findings = sites.Select(s => (Finding)CtorOrderFindingBuilder.ForCallSite(s, [])).ToList();
         var notes = new List<string>();
         if (notManaged.Count > 0)
             notes.Add($"skipped (not managed): {Names(notManaged)}");
         if (problems.Count > 0)
             notes.Add($"{problems.Count} unreadable: {Names(problems)}");
+        if (scan.Suppressed > 0)
+            notes.Add($"{scan.Suppressed} pick(s) marked reviewed in the code ([UnconditionalSuppressMessage(\"{SuppressionAttributes.Category}\", \"{SuppressionAttributes.CheckId}\")] or SuppressMessage) not reported");
+        if (reviewed is not null)
+            notes.Add($"{known} site(s) listed in the baseline {baseline.Read} not reported");
+        if (baseline.Write is not null)
+            notes.Add($"{written} site(s) written to the baseline {baseline.Write}");
         string? note = notes.Count == 0 ? null : string.Join("; ", notes);
         var summary = new AssemblyScanSummary(Describe(patterns), files.Count, scan.Assemblies, notManaged.Count, scan.MethodsAnalysed);
         var outcome = new DetectorOutcome(CtorOrderDetector.CommandName, DetectorStatus.Ran, note, findings, watch.Elapsed);

@@ -30,6 +30,12 @@ internal sealed partial class CtorFlowAnalysis
         if (kind == KnownCallKind.Sort && args.Length > 0 && args[0] is CtorList sorted)
             return Replace(state.WithStack(rest), sorted.Site, sorted with { Order = new SortKey("Sort", true), Chain = sorted.Chain + ".Sort()" });
 
+        if (kind == KnownCallKind.MoveNext && args.Length == 1 && args[0] is CtorEnumerator { Moves: int moves } moving)
+        {
+            // The k-th MoveNext (from 0) is true when the list has more than k; the enumerator has then moved once more.
+            FlowState moved = ReplaceEnumerator(state.WithStack(rest), moving, moving with { Moves = moves + 1 });
+            return moved.WithStack(Push(moved.Stack, new ComparisonValue(moving.List.Site, CompareOp.Gt, moves)));
+        }
         if (kind is KnownCallKind.GetConstructors or KnownCallKind.DeclaredConstructors && !isNewobj)
         {
             (CtorList list, int? count) = StartList(ins, kind, args);
@@ -37,6 +43,8 @@ internal sealed partial class CtorFlowAnalysis
             return state.WithRange(list.Site, count is int n ? LengthRange.Exactly(n) : LengthRange.Any, Push(rest, list));
         }
         FlowValue result = isNewobj ? NewObject(method, kind, args) : Result(method, kind, args);
+        if (!isNewobj)
+            result = NoteTypeUse(method, kind, ins.Token, args, result);
         if (method.ReturnsVoid && !isNewobj)
             return state.WithStack(rest);
         if (result is UnknownValue && !isNewobj && CtorCollectionTypes.Holds(method.ReturnType))
@@ -67,7 +75,7 @@ internal sealed partial class CtorFlowAnalysis
         switch (kind)
         {
             case KnownCallKind.TypeFromHandle or KnownCallKind.TypeInfo:
-                return first is TypeValue ? first : FlowValue.Unknown;
+                return first is TypeValue or TypeFromCall ? first : FlowValue.Unknown;
             case KnownCallKind.PassThrough when first is CtorList list:
                 return list with
                 {
@@ -75,6 +83,8 @@ internal sealed partial class CtorFlowAnalysis
                     Chain = $"{list.Chain}.{method.Name}({Describe(args.Skip(1))})",
                     Filter = method.Name == "Where" && args.Length == 2 && args[1] is MethodValue where ? where : list.Filter,
                 };
+            case KnownCallKind.Other when method.Name == "New" && method.DeclaringType == "System.Linq.Expressions.Expression" && first is CtorElement built && InLoop(_callOffset):
+                return new GeneratedNewValue(built);
             case KnownCallKind.Other when method.Name == "GetParameters" && first is CtorElement element:
                 return new ParametersValue(element);
             case KnownCallKind.Other when method.Name == "get_ParameterType" && first is ParameterOfValue { IsType: false } parameter:
@@ -84,9 +94,9 @@ internal sealed partial class CtorFlowAnalysis
             case KnownCallKind.IndexGet when first is CtorList list && args.Length == 2:
                 return new CtorElement(list, _callOffset);
             case KnownCallKind.GetEnumerator when first is CtorList list:
-                return new CtorEnumerator(list);
+                return new CtorEnumerator(list, 0);
             case KnownCallKind.Current when first is CtorEnumerator enumerator:
-                return new CtorElement(enumerator.List, _callOffset);
+                return new CtorElement(enumerator.List, _callOffset) { First = !InLoop(_callOffset) };
             case KnownCallKind.OrderBy when first is CtorList list:
                 bool unique = args[1] is MethodValue key && _lambdas.KeyIsUnique(key.Method);
                 bool thenBy = method.Name.StartsWith("ThenBy", StringComparison.Ordinal);
@@ -118,8 +128,21 @@ internal sealed partial class CtorFlowAnalysis
         string? appliedTo = type is TypeValue t ? t.Name : null;
         int? count = type is TypeValue known ? _counter.Count(known.Handle, flags) : null;
         _appliedTo[ins.Offset] = (appliedTo, type is TypeValue tv ? tv.Handle : default, count);
+        if (type is TypeFromCall)
+            _typeOrigin[ins.Offset] = type;
         var list = new CtorList(ins.Offset, kind == KnownCallKind.GetConstructors, null, appliedTo is null ? source : $"typeof({MetadataNames.Short(appliedTo)}).{source}");
         return (list, count);
+    }
+
+    /// <summary>Replaces every copy of <paramref name="old"/> in the stack and locals (the enumerator is one object).</summary>
+    private static FlowState ReplaceEnumerator(FlowState state, CtorEnumerator old, CtorEnumerator moved)
+    {
+        FlowValue Swap(FlowValue v) => v == old ? moved : v;
+        FlowState result = state.WithStack(state.Stack.Select(Swap).ToArray());
+        for (int i = 0; i < state.Locals.Length; i++)
+            if (state.Locals[i] == old)
+                result = result.WithLocal(i, moved, result.Stack);
+        return result;
     }
 
     /// <summary>Replaces every copy of the list from <paramref name="site"/> (Array.Sort sorts in place).</summary>

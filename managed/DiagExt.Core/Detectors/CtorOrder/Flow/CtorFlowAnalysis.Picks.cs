@@ -15,7 +15,7 @@ internal sealed partial class CtorFlowAnalysis
             if (_in[i] is not { } state)
                 continue;
             IlInstruction ins = _code[i];
-            if ((Pick(ins, state) ?? LoopReturn(ins, state)) is { } pick)
+            if ((Pick(ins, state) ?? LoopReturn(ins, state) ?? FirstUsed(ins, state) ?? GeneratedReturn(ins, state)) is { } pick)
                 picks.TryAdd(pick.PickOffset, pick);
         }
         return picks.Values.OrderBy(p => p.PickOffset).ToList();
@@ -29,25 +29,57 @@ internal sealed partial class CtorFlowAnalysis
     {
         CtorElement? element = ins.OpCode switch
         {
-            ILOpCode.Ret => state.Stack.Length == 1 ? state.Stack[0] as CtorElement : null,
-            ILOpCode.Leave or ILOpCode.Leave_s or ILOpCode.Br or ILOpCode.Br_s => ReturnedLocal(ins.IntOperand) is int local && local < state.Locals.Length ? state.Locals[local] as CtorElement : null,
+            ILOpCode.Ret => state.Stack.Length == 1 ? FlowValue.ElementOf(state.Stack[0]) : null,
+            ILOpCode.Leave or ILOpCode.Leave_s or ILOpCode.Br or ILOpCode.Br_s => ReturnedLocal(ins.IntOperand) is int local && local < state.Locals.Length ? FlowValue.ElementOf(state.Locals[local]) : null,
             _ => null,
         };
-        return element is null || element.Unique || !InLoop(element.Offset) ? null : Judge(element.Offset, state, element.List, " (loop: the constructor it matched is returned)", predicate: null);
+        return element is null || element.Unique || !InLoop(element.Offset) || CountedAtMostOnce(element, state) ? null : Judge(element.Offset, state, element.List, " (loop: the constructor it matched is returned)", predicate: null);
+    }
+
+    /// <summary>
+    /// A loop that writes "return new C(...)" into an expression tree for each constructor in list order (Grace's dynamic
+    /// constructor chain: Expression.Return(label, Expression.New(c, args)), guarded or not): the generated code returns
+    /// at the first one whose guard passes, so the list's order picks, only later, when the delegate runs.
+    /// </summary>
+    private CtorPick? GeneratedReturn(IlInstruction ins, FlowState state)
+    {
+        if (ins.OpCode != ILOpCode.Call || _calls.Resolve(ins.Token).Method is not { Name: "Return", DeclaringType: "System.Linq.Expressions.Expression" } method)
+            return null;
+        for (int depth = 0; depth < Math.Min(state.Stack.Length, method.ParameterCount); depth++)
+        {
+            if (Peek(state.Stack, depth) is GeneratedNewValue { Element: { Unique: false } element } && InLoop(element.Offset))
+                return Judge(element.Offset, state, element.List, " (loop: the generated code returns the first constructor it can build)", predicate: null);
+        }
+        return null;
+    }
+
+    /// <summary>
+    /// "if (e.MoveNext()) c = e.Current;" outside any loop is FirstOrDefault() written by hand (MessagePack's do/while
+    /// over the rest then keeps the first that fits). It picks where c is used (returned, stored, called on or passed),
+    /// judged there: Newtonsoft's "if (!e.MoveNext()) return c;" has proven by then that the list held one.
+    /// </summary>
+    private CtorPick? FirstUsed(IlInstruction ins, FlowState state)
+    {
+        int consumed = ins.OpCode switch
+        {
+            ILOpCode.Ret or ILOpCode.Stsfld or ILOpCode.Stfld or ILOpCode.Stelem_ref or ILOpCode.Stelem => Math.Min(1, state.Stack.Length),
+            ILOpCode.Call or ILOpCode.Callvirt or ILOpCode.Newobj => _calls.Resolve(ins.Token).Method is { } m
+                ? Math.Min(state.Stack.Length, m.ParameterCount + (m.HasThis && ins.OpCode != ILOpCode.Newobj ? 1 : 0))
+                : 0,
+            _ => 0,
+        };
+        for (int depth = 0; depth < consumed; depth++)
+        {
+            if (FlowValue.ElementOf(Peek(state.Stack, depth)) is { First: true } first
+                && Judge(first.Offset, state, first.List, ".GetEnumerator().Current (the first)", predicate: null) is { } pick)
+                return pick;
+        }
+        return null;
     }
 
     /// <summary>The local that the code at <paramref name="target"/> returns at once ("ldloc k; ret"), if it does.</summary>
-    private int? ReturnedLocal(int target)
-    {
-        if (!_indexOf.TryGetValue(target, out int i) || i + 1 >= _code.Length || _code[i + 1].OpCode != ILOpCode.Ret)
-            return null;
-        return _code[i].OpCode switch
-        {
-            ILOpCode.Ldloc_0 or ILOpCode.Ldloc_1 or ILOpCode.Ldloc_2 or ILOpCode.Ldloc_3 => _code[i].OpCode - ILOpCode.Ldloc_0,
-            ILOpCode.Ldloc or ILOpCode.Ldloc_s => _code[i].IntOperand,
-            _ => null,
-        };
-    }
+    private int? ReturnedLocal(int target) =>
+        _indexOf.TryGetValue(target, out int i) && i + 1 < _code.Length && _code[i + 1].OpCode == ILOpCode.Ret ? LoadedLocal(_code[i]) : null;
 
     private CtorPick? Pick(IlInstruction ins, FlowState state)
     {
@@ -97,7 +129,7 @@ internal sealed partial class CtorFlowAnalysis
         (string? name, EntityHandle handle, int? count) = _appliedTo.GetValueOrDefault(list.Site);
         // Proven: the code names the type and it has several matching constructors, so which one comes first is reflection's choice.
         bool proven = count > 1 && list.Order is null && predicate is null && list.Filter is null;
-        return new CtorPick(_method, Math.Max(list.Site, -1), offset, pattern, name, handle, list.Order is not null, proven ? count : null);
+        return new CtorPick(_method, Math.Max(list.Site, -1), offset, pattern, name, handle, list.Order is not null, proven ? count : null, proven ? null : UnknownBecause(list.Site));
     }
 
     private static bool IsElementLoad(ILOpCode op) => op is ILOpCode.Ldelem_ref or ILOpCode.Ldelem or ILOpCode.Ldelema;

@@ -47,6 +47,7 @@ internal sealed partial class CtorFlowAnalysis
                 {
                     ComparisonValue c => c,
                     LengthValue l => new ComparisonValue(l.Site, CompareOp.Ne, 0),
+                    CounterValue c => new ComparisonValue(c.Site, CompareOp.Ne, 0),
                     _ => null,
                 };
                 bool jumpsWhenTrue = op is ILOpCode.Brtrue or ILOpCode.Brtrue_s;
@@ -144,6 +145,8 @@ internal sealed partial class CtorFlowAnalysis
                 }));
             case ILOpCode.Ceq or ILOpCode.Cgt or ILOpCode.Cgt_un or ILOpCode.Clt or ILOpCode.Clt_un:
                 return state.WithStack(Push(Pop(stack, 2), CompareResult(op, Peek(stack, 1), Peek(stack, 0))));
+            case ILOpCode.Add when Peek(stack, 0) is IntValue { Value: 1 } && Peek(stack, 1) is IntValue { Value: 0 } or CounterValue:
+                return state.WithStack(Push(Pop(stack, 2), Peek(stack, 1) as CounterValue ?? new CounterValue(CounterValue.SiteAt(ins.Offset))));
             case ILOpCode.Ldnull:
                 return state.WithStack(Push(stack, NullValue.Instance));
             case ILOpCode.Ldtoken:
@@ -205,11 +208,13 @@ internal sealed partial class CtorFlowAnalysis
         return Compare(left, right, cmp) ?? FlowValue.Unknown;
     }
 
-    /// <summary>"left op right" as a test on a length, when one side is a length and the other a constant.</summary>
+    /// <summary>"left op right" as a test on a length or a counter, when the other side is a constant.</summary>
     private static ComparisonValue? Compare(FlowValue left, FlowValue right, CompareOp op) => (left, right) switch
     {
         (LengthValue l, IntValue k) => new ComparisonValue(l.Site, op, k.Value),
         (IntValue k, LengthValue l) => new ComparisonValue(l.Site, op.Mirror(), k.Value),
+        (CounterValue c, IntValue k) => new ComparisonValue(c.Site, op, k.Value),
+        (IntValue k, CounterValue c) => new ComparisonValue(c.Site, op.Mirror(), k.Value),
         _ => null,
     };
 

@@ -24,15 +24,17 @@ internal sealed partial class CtorFlowAnalysis
     private readonly MethodBodyBlock _body;
     private readonly LambdaInspector _lambdas;
     private readonly CallResolver _calls;
+    private readonly RuntimeTypeBuilders _builders;
     private readonly Dictionary<int, MethodDefinitionHandle> _cachedLambdas;
     private readonly Dictionary<int, (string? Name, EntityHandle Handle, int? Count)> _appliedTo = [];
     private readonly FlowState?[] _in;
     private readonly ConstructorCounter _counter;
     private readonly List<(int From, int To)> _backEdges = [];
 
-    private CtorFlowAnalysis(AssemblyImage image, MethodDefinitionHandle method, MethodBodyBlock body, IlInstruction[] code, LambdaInspector lambdas, CallResolver calls)
+    private CtorFlowAnalysis(AssemblyImage image, MethodDefinitionHandle method, MethodBodyBlock body, IlInstruction[] code, LambdaInspector lambdas, CallResolver calls, RuntimeTypeBuilders builders)
     {
         _image = image;
+        _builders = builders;
         _md = image.Metadata;
         _method = method;
         _body = body;
@@ -55,9 +57,9 @@ internal sealed partial class CtorFlowAnalysis
     private bool InLoop(int offset) => _backEdges.Any(e => e.From <= offset && offset <= e.To);
 
     /// <summary>Every positional pick in <paramref name="method"/>; throws <see cref="BadImageFormatException"/> on malformed IL.</summary>
-    public static IReadOnlyList<CtorPick> Analyze(AssemblyImage image, MethodDefinitionHandle method, MethodBodyBlock body, IlInstruction[] code, LambdaInspector lambdas, CallResolver calls)
+    public static IReadOnlyList<CtorPick> Analyze(AssemblyImage image, MethodDefinitionHandle method, MethodBodyBlock body, IlInstruction[] code, LambdaInspector lambdas, CallResolver calls, RuntimeTypeBuilders builders)
     {
-        var analysis = new CtorFlowAnalysis(image, method, body, code, lambdas, calls);
+        var analysis = new CtorFlowAnalysis(image, method, body, code, lambdas, calls, builders);
         analysis.RunToFixpoint();
         return analysis.CollectPicks();
     }

@@ -6,6 +6,7 @@ namespace DiagExt.Core.Detectors.CtorOrder.Flow;
 /// One place where code takes a constructor by its position in reflection's list: the list's source
 /// call, what was done to it, and the instruction that picks. <see cref="NamedTypeConstructors"/> is set when the
 /// code names the type and it has that many (more than one) matching constructors: the pick is then proven order-dependent.
+/// <see cref="TypeUnknown"/> says why the type is one only its own library knows (built at run time, fixed by convention).
 /// </summary>
 internal sealed record CtorPick(
     MethodDefinitionHandle Method,
@@ -15,4 +16,5 @@ internal sealed record CtorPick(
     string? AppliedTo,
     EntityHandle AppliedToHandle,
     bool Sorted,
-    int? NamedTypeConstructors);
+    int? NamedTypeConstructors,
+    string? TypeUnknown);

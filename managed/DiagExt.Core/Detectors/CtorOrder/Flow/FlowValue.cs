@@ -14,20 +14,50 @@ internal abstract record FlowValue
     {
         if (a.Equals(b))
             return a;
+        if (a is ConflictValue || b is ConflictValue)
+            return ConflictValue.Instance;
+        if ((ElementOf(a), ElementOf(b)) is (var ea, var eb) && (ea is not null || eb is not null))
+            return JoinElements(a, ea, b, eb);
         if (a is CtorList ca && b is CtorList cb && ca.Site == cb.Site)
             return ca.JoinWith(cb);
-        if (a is CtorElement ea && b is CtorElement eb && ea.Offset == eb.Offset && ea.List.Site == eb.List.Site)
-            return ea with { List = ea.List.JoinWith(eb.List), Unique = ea.Unique && eb.Unique };
+        // "count = 0; ... count++": before the loop and after some passes, the same counter.
+        if ((a, b) is (IntValue { Value: 0 }, CounterValue) or (CounterValue, IntValue { Value: 0 }))
+            return a is CounterValue ? a : b;
+        if (a is CtorEnumerator na && b is CtorEnumerator nb && na.List.Site == nb.List.Site)
+            return new CtorEnumerator(na.List.JoinWith(nb.List), na.Moves == nb.Moves ? na.Moves : null);
+        return Unknown;
+    }
+
+    /// <summary>The loop element a value is, or may be on some path.</summary>
+    public static CtorElement? ElementOf(FlowValue v) => v as CtorElement ?? (v as MaybeElement)?.Element;
+
+    private static FlowValue JoinElements(FlowValue a, CtorElement? ea, FlowValue b, CtorElement? eb)
+    {
+        if (ea is not null && eb is not null)
+        {
+            if (ea.Offset != eb.Offset || ea.List.Site != eb.List.Site)
+                return ConflictValue.Instance;
+            CtorElement joined = ea with { List = ea.List.JoinWith(eb.List), Unique = ea.Unique && eb.Unique };
+            return a is MaybeElement || b is MaybeElement ? new MaybeElement(joined) : joined;
+        }
         // "found = null; foreach (...) if (...) found = c; return found;": the loop's choice, or nothing.
         if ((a, b) is (NullValue, CtorElement) or (CtorElement, NullValue))
             return a is CtorElement ? a : b;
-        if (a is CtorEnumerator na && b is CtorEnumerator nb && na.List.Site == nb.List.Site)
-            return new CtorEnumerator(na.List.JoinWith(nb.List));
-        return Unknown;
+        // "foreach (...) if (...) { found = c; break; } if (found == null) found = Fallback();": the loop's choice on one path.
+        return new MaybeElement((ea ?? eb)!);
     }
 }
 
 internal sealed record UnknownValue : FlowValue;
+
+/// <summary>Two different loop elements met: the top of the lattice, which no later join leaves (keeps the fixpoint finite).</summary>
+internal sealed record ConflictValue : FlowValue
+{
+    public static ConflictValue Instance { get; } = new();
+}
+
+/// <summary>A loop's element on some paths, another value on others: returned, the loop's choice is returned on those paths.</summary>
+internal sealed record MaybeElement(CtorElement Element) : FlowValue;
 
 /// <summary>ldnull: "ConstructorInfo found = null" before a loop that may set it.</summary>
 internal sealed record NullValue : FlowValue
@@ -37,8 +67,28 @@ internal sealed record NullValue : FlowValue
 
 internal sealed record IntValue(int Value) : FlowValue;
 
+/// <summary>
+/// An int that starts at zero and only grows by one ("count++"), tracked like a list's length at its own
+/// <see cref="Site"/> (below every parameter site), so that "count == 1" narrows it the same way.
+/// </summary>
+internal sealed record CounterValue(int Site) : FlowValue
+{
+    public static int SiteAt(int addOffset) => -(1 << 20) - addOffset;
+}
+
 /// <summary>A System.Type whose identity the code shows: <c>typeof(T)</c>.</summary>
 internal sealed record TypeValue(string Name, EntityHandle Handle) : FlowValue;
+
+/// <summary>
+/// A System.Type the code does not name, returned by the call with token <see cref="Token"/>: TypeBuilder.CreateType
+/// (<see cref="CreatesType"/>), a method of this assembly (<see cref="Local"/>: whether it builds types is asked only
+/// when a pick needs it), or a getter (request.ActivationType: the same getter gives the same value, so the code
+/// taking its generic arguments apart elsewhere in the method is seen as about this type).
+/// </summary>
+internal sealed record TypeFromCall(int Token, string Owner, string Name, MethodDefinitionHandle Local, bool CreatesType) : FlowValue
+{
+    public bool IsGetter => Name.StartsWith("get_", StringComparison.Ordinal);
+}
 
 /// <summary>
 /// Constructors as reflection returned them: from the call at IL offset <see cref="Site"/>, perhaps
@@ -64,8 +114,11 @@ internal sealed record SortKey(string How, bool CanTie)
     public static SortKey? Either(SortKey? a, SortKey? b) => a is null ? b : b is null ? a : a.CanTie ? a : b;
 }
 
-/// <summary>An enumerator over a constructor list (GetEnumerator, the first half of foreach).</summary>
-internal sealed record CtorEnumerator(CtorList List) : FlowValue;
+/// <summary>
+/// An enumerator over a constructor list (GetEnumerator, the first half of foreach), and how many MoveNext calls it
+/// has seen on this path when that is known: the next MoveNext is then "length > Moves".
+/// </summary>
+internal sealed record CtorEnumerator(CtorList List, int? Moves) : FlowValue;
 
 /// <summary>
 /// One constructor taken from a list at a position the code does not fix (a loop's element, enumerator.Current)
@@ -78,7 +131,16 @@ internal sealed record CtorElement(CtorList List, int Offset) : FlowValue
     /// return c;") or an exact parameter type ("p[0].ParameterType == typeof(X)"), the loop form of an exact predicate.
     /// </summary>
     public bool Unique { get; init; }
+
+    /// <summary>
+    /// Taken by enumerator.Current outside any loop: the list's first constructor. It is a pick where it is used (returned,
+    /// stored, called on), so that a "!e.MoveNext()" between proves the list held only it.
+    /// </summary>
+    public bool First { get; init; }
 }
+
+/// <summary>Expression.New(c, ...) on a loop's element inside the loop: code generated for one constructor of the list.</summary>
+internal sealed record GeneratedNewValue(CtorElement Element) : FlowValue;
 
 /// <summary>One parameter of a loop's element (c.GetParameters()[k]), or its ParameterType.</summary>
 internal sealed record ParameterOfValue(CtorElement Element, bool IsType) : FlowValue;

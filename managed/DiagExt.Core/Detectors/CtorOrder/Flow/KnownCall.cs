@@ -54,6 +54,9 @@ internal enum KnownCallKind
 
     /// <summary>IEnumerator.Current: the loop's element.</summary>
     Current,
+
+    /// <summary>IEnumerator.MoveNext(): true while the list has more.</summary>
+    MoveNext,
 }
 
 internal static class KnownCall
@@ -119,6 +122,7 @@ internal static class KnownCall
                 {
                     "GetEnumerator" when m.ParameterCount == 0 => KnownCallKind.GetEnumerator,
                     "get_Current" when owner.StartsWith("System.Collections", StringComparison.Ordinal) => KnownCallKind.Current,
+                    "MoveNext" when m.ParameterCount == 0 && owner.StartsWith("System.Collections", StringComparison.Ordinal) => KnownCallKind.MoveNext,
                     _ => KnownCallKind.Other,
                 };
         }

@@ -43,7 +43,7 @@ public sealed class IlTarget : IFuzzTarget
         // The first words of the first problem only: messages quote names from the (mutated) metadata, which is noise.
         signature.Add("analysed", scan.MethodsAnalysed).Add("sites", scan.Sites.Count).Add("problem", FirstWords(scan.Problems.FirstOrDefault()?.Split(": ", 3).Last()));
         foreach (CallSite site in scan.Sites.Take(4))
-            signature.Add("pattern", site.Pattern).Add("sorted", site.SortedFirst).Add("line", site.SourceLine is not null);
+            signature.Add("pattern", site.Pattern).Add("sorted", site.SortedBeforePick).Add("line", site.SourceLine is not null);
         signature.Add("mapped", OpensMapped(input));
 
         IReadOnlyList<Finding> findings = scan.Sites.Select(s => (Finding)CtorOrderFindingBuilder.ForCallSite(s, [])).ToList();
