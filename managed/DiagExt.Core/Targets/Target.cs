@@ -1,4 +1,7 @@
 using DiagExt.Core.Errors;
+using DiagExt.Core.Native;
+using IMemoryReader = DiagExt.Core.Native.IMemoryReader;
+using DiagExt.Core.Native.Elf;
 using DiagExt.Core.Native.Minidump;
 using Microsoft.Diagnostics.Runtime;
 using Microsoft.Diagnostics.Runtime.DataReaders.Implementation;
@@ -13,6 +16,7 @@ public sealed class Target : IDisposable
 {
     private readonly Lazy<IReadOnlyList<TargetThread>> _threads;
     private readonly Action? _onDispose;
+    private readonly ElfCoreFile? _core;
 
     internal Target(
         string displayName,
@@ -23,7 +27,8 @@ public sealed class Target : IDisposable
         ThreadTimes threadTimes,
         MinidumpFile? minidump,
         TargetOptions options,
-        Action? onDispose = null)
+        Action? onDispose = null,
+        ElfCoreFile? core = null)
     {
         DisplayName = displayName;
         Kind = kind;
@@ -32,6 +37,7 @@ public sealed class Target : IDisposable
         RuntimeStatus = runtimeStatus;
         ThreadTimes = threadTimes;
         Minidump = minidump;
+        _core = core;
         Options = options;
         _onDispose = onDispose;
         _threads = new(BuildThreads);
@@ -53,6 +59,12 @@ public sealed class Target : IDisposable
 
     /// <summary>DiagExt's own reader of a Windows minidump target; null for other targets.</summary>
     public MinidumpFile? Minidump { get; }
+
+    /// <summary>
+    /// The dump file's memory read by DiagExt itself (thread-safe, no shared position), for bulk reads such as the heap
+    /// walk; null for a live process, whose memory only ClrMD reads.
+    /// </summary>
+    public IMemoryReader? FileMemory => (IMemoryReader?)Minidump ?? _core;
 
     public TargetOptions Options { get; }
 
@@ -89,6 +101,7 @@ public sealed class Target : IDisposable
         Runtime?.Dispose();
         DataTarget.Dispose();
         Minidump?.Dispose();
+        _core?.Dispose();
         _onDispose?.Invoke();
     }
 

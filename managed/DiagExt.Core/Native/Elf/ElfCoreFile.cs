@@ -2,15 +2,23 @@ using DiagExt.Core.Errors;
 
 namespace DiagExt.Core.Native.Elf;
 
-/// <summary>An ELF core dump as DiagExt reads it itself: per-thread status notes and the length the file must have.</summary>
-public sealed class ElfCoreFile : IDisposable
+/// <summary>
+/// An ELF core dump as DiagExt reads it itself: per-thread status notes, the length the file must have, and target
+/// memory straight from the file (each PT_LOAD maps a virtual range to file bytes; the heap walk reads large blocks
+/// this way, from several threads at once, which ClrMD's one-stream reader cannot).
+/// </summary>
+public sealed class ElfCoreFile : IMemoryReader, IDisposable
 {
     private readonly FileBytes _file;
+    private readonly ElfProgramHeader[] _loads;
 
     private ElfCoreFile(FileBytes file, ElfFile elf)
     {
         _file = file;
         Elf = elf;
+        // Only the bytes the file holds are memory here (FileSize may be less than MemorySize); sorted for a binary search.
+        _loads = [.. elf.ProgramHeaders.Where(h => h.Type == ElfProgramHeader.Load && h.FileSize > 0 && h.VirtualAddress + h.FileSize > h.VirtualAddress)
+            .OrderBy(h => h.VirtualAddress)];
     }
 
     public ElfFile Elf { get; }
@@ -43,6 +51,48 @@ public sealed class ElfCoreFile : IDisposable
             if (note.Type == ElfNote.PrStatus && note.Name == "CORE" && ElfThreadStatus.Parse(note.Descriptor, Elf.Is64Bit) is { } status)
                 result.Add(status);
         return result;
+    }
+
+    /// <summary>Reads target memory at <paramref name="address"/>; returns how many bytes the core holds there (never throws).</summary>
+    public int ReadMemory(ulong address, Span<byte> buffer)
+    {
+        int total = 0;
+        while (total < buffer.Length)
+        {
+            ulong at = address + (ulong)total;
+            if (at < address)
+                break; // wrapped past the top of the address space
+            int index = FindLoad(at);
+            if (index < 0)
+                break;
+            ElfProgramHeader load = _loads[index];
+            ulong inLoad = at - load.VirtualAddress;
+            int want = (int)Math.Min((ulong)(buffer.Length - total), load.FileSize - inLoad);
+            ulong offset = load.Offset + inLoad;
+            if (offset > long.MaxValue)
+                break;
+            int read = _file.Read((long)offset, buffer.Slice(total, want));
+            total += read;
+            if (read < want)
+                break; // a truncated core
+        }
+        return total;
+    }
+
+    private int FindLoad(ulong address)
+    {
+        int lo = 0, hi = _loads.Length - 1;
+        while (lo <= hi)
+        {
+            int mid = (lo + hi) >>> 1;
+            if (address < _loads[mid].VirtualAddress)
+                hi = mid - 1;
+            else if (address - _loads[mid].VirtualAddress >= _loads[mid].FileSize)
+                lo = mid + 1;
+            else
+                return mid;
+        }
+        return -1;
     }
 
     public void Dispose() => _file.Dispose();
