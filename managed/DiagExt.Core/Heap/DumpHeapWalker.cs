@@ -30,6 +30,11 @@ internal sealed class DumpHeapWalker
     private readonly byte[] _block = new byte[BlockSize];
     private ulong _blockStart;
     private int _blockLength;
+    // A direct-mapped cache in front of the dictionary: consecutive objects change type often (a list node, then its
+    // string), and a dictionary lookup per change cost more than the rest of the walk.
+    private const int CacheSlots = 1024;
+    private readonly ulong[] _cachedMethodTables = new ulong[CacheSlots];
+    private readonly ObjectLayout?[] _cachedLayouts = new ObjectLayout?[CacheSlots];
 
     public DumpHeapWalker(IMemoryReader memory, ClrHeap heap, MethodTableFilter filter)
     {
@@ -125,7 +130,19 @@ internal sealed class DumpHeapWalker
     }
 
     /// <summary>The layout for a MethodTable, asked of ClrMD once; null when ClrMD knows no such type or cannot read it.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private ObjectLayout? Layout(ulong methodTable)
+    {
+        int slot = (int)((methodTable >> 3) ^ (methodTable >> 13)) & (CacheSlots - 1);
+        if (_cachedMethodTables[slot] != methodTable)
+        {
+            _cachedLayouts[slot] = LookUp(methodTable);
+            _cachedMethodTables[slot] = methodTable; // never 0: a MethodTable of 0 is not looked up
+        }
+        return _cachedLayouts[slot];
+    }
+
+    private ObjectLayout? LookUp(ulong methodTable)
     {
         if (_layouts.TryGetValue(methodTable, out ObjectLayout? layout))
             return layout;
