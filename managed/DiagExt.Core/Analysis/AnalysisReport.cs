@@ -18,11 +18,20 @@ public sealed record TargetSummary(
 /// <summary>The shared heap pass of one analysis: objects walked, time taken, whether detectors ran beside it.</summary>
 public sealed record HeapPassSummary(long Objects, TimeSpan Elapsed, bool Background);
 
+/// <summary>
+/// Where a command's time went before the analysis: from the process's start to the command (runtime start-up,
+/// compilation, argument parsing) and opening the target (reading the dump's headers, loading the DAC).
+/// </summary>
+public sealed record StartupTimes(TimeSpan ProcessStart, TimeSpan Open);
+
 /// <summary>Everything one analysis of one target produced.</summary>
 public sealed record AnalysisReport(TargetSummary Target, IReadOnlyList<DetectorOutcome> Outcomes, long? HeapObjects, TimeSpan Elapsed)
 {
     /// <summary>The heap pass, when a detector needed one. Detectors running beside it count their waits for it.</summary>
     public HeapPassSummary? HeapPass { get; init; }
+
+    /// <summary>The command's time before the analysis, when a command measured it (bench/RESULTS.md's phase table).</summary>
+    public StartupTimes? Startup { get; init; }
 
     public IEnumerable<Finding> Findings => Outcomes.SelectMany(o => o.Findings);
 

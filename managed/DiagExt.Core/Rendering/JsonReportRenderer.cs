@@ -55,6 +55,7 @@ public static class JsonReportRenderer
         }).ToList(),
         heapObjects = report.HeapObjects,
         heapPass = report.HeapPass is { } pass ? new { elapsedMs = Math.Round(pass.Elapsed.TotalMilliseconds, 1), background = pass.Background } : null,
+        startup = report.Startup is { } startup ? new { processStartMs = Math.Round(startup.ProcessStart.TotalMilliseconds, 1), openMs = Math.Round(startup.Open.TotalMilliseconds, 1) } : null,
         elapsedMs = Math.Round(report.Elapsed.TotalMilliseconds, 1),
     };
 

@@ -93,8 +93,16 @@ public sealed class Target : IDisposable
 
     public TargetThread? FindThread(uint osThreadId) => Threads.FirstOrDefault(t => t.OsThreadId == osThreadId);
 
-    /// <summary>Reads target memory; returns the number of bytes read (never throws).</summary>
-    public int ReadMemory(ulong address, Span<byte> buffer) => DataTarget.DataReader.Read(address, buffer);
+    /// <summary>
+    /// Reads target memory; returns the number of bytes read (never throws). A dump is read from its file first
+    /// (<see cref="FileMemory"/>: no lock, so detectors and the heap pass do not queue behind ClrMD's one stream);
+    /// what the file lacks ClrMD may still supply (e.g. from a module's image on disk).
+    /// </summary>
+    public int ReadMemory(ulong address, Span<byte> buffer)
+    {
+        int read = FileMemory?.ReadMemory(address, buffer) ?? 0;
+        return read == buffer.Length ? read : read + DataTarget.DataReader.Read(address + (ulong)read, buffer[read..]);
+    }
 
     public void Dispose()
     {
