@@ -91,7 +91,7 @@ internal sealed class DumpHeapWalker
             if (size > end - address)
             {
                 found(pending, pendingLayout);
-                damage.Add(PastTheEnd(address, layout.Type.Name, size, end));
+                damage.Add(PastTheEnd(address, layout.Type.Name, layout.ClaimedSize(length), end));
                 return end;
             }
             address += size;

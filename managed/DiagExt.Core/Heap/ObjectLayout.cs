@@ -27,14 +27,8 @@ internal sealed class ObjectLayout(ClrType type, uint baseSize, uint componentSi
     }
 
     /// <summary>The object's size in the heap, given the element count read at offset 8 (ignored without components).</summary>
-    public ulong SizeOf(uint length)
-    {
-        ulong size = BaseSizeOf(length);
-        size = (size + 7) & ~7UL;
-        return Math.Max(size, MinimumObjectSize);
-    }
+    public ulong SizeOf(uint length) => Math.Max((ClaimedSize(length) + 7) & ~7UL, MinimumObjectSize);
 
-    private ulong BaseSizeOf(uint length) => componentSize == 0 ? baseSize : baseSize + (ulong)componentSize * length;
-
-    public bool HasComponents => componentSize != 0;
+    /// <summary>The size before alignment, as ClrMD reports it (and the heap-damage note quotes it).</summary>
+    public ulong ClaimedSize(uint length) => componentSize == 0 ? baseSize : baseSize + (ulong)componentSize * length;
 }
