@@ -44,8 +44,12 @@ internal sealed class DumpHeapWalker
         _contexts = AllocationContexts(heap);
     }
 
-    /// <summary>Only a 64-bit dump read from its file; a live process (or a 32-bit target) keeps ClrMD's walk.</summary>
-    public static bool Applies(IMemoryReader? memory, ClrHeap heap) => memory is not null && heap.Runtime.DataTarget.DataReader.PointerSize == 8;
+    /// <summary>
+    /// Only a 64-bit .NET (Core) dump read from its file, the layout checked against ClrMD's walk (DumpHeapWalkerTests);
+    /// a live process, a 32-bit target and .NET Framework keep ClrMD's walk.
+    /// </summary>
+    public static bool Applies(IMemoryReader? memory, ClrHeap heap) =>
+        memory is not null && heap.Runtime.DataTarget.DataReader.PointerSize == 8 && heap.Runtime.ClrInfo.Flavor == ClrFlavor.Core;
 
     /// <summary>
     /// Walks <paramref name="segment"/>, handing each object to <paramref name="found"/> (object, layout).

@@ -10,7 +10,7 @@ namespace DiagExt.Core.Native.Elf;
 public sealed class ElfCoreFile : IMemoryReader, IDisposable
 {
     private readonly FileBytes _file;
-    private readonly ElfProgramHeader[] _loads;
+    private readonly Load[] _loads;
 
     private ElfCoreFile(FileBytes file, ElfFile elf)
     {
@@ -18,7 +18,7 @@ public sealed class ElfCoreFile : IMemoryReader, IDisposable
         Elf = elf;
         // Only the bytes the file holds are memory here (FileSize may be less than MemorySize); sorted for a binary search.
         _loads = [.. elf.ProgramHeaders.Where(h => h.Type == ElfProgramHeader.Load && h.FileSize > 0 && h.VirtualAddress + h.FileSize > h.VirtualAddress)
-            .OrderBy(h => h.VirtualAddress)];
+            .OrderBy(h => h.VirtualAddress).Select(h => new Load(h.VirtualAddress, h.FileSize, h.Offset))];
     }
 
     public ElfFile Elf { get; }
@@ -62,12 +62,12 @@ public sealed class ElfCoreFile : IMemoryReader, IDisposable
             ulong at = address + (ulong)total;
             if (at < address)
                 break; // wrapped past the top of the address space
-            int index = FindLoad(at);
+            int index = SortedRanges.Find(_loads, at);
             if (index < 0)
                 break;
-            ElfProgramHeader load = _loads[index];
-            ulong inLoad = at - load.VirtualAddress;
-            int want = (int)Math.Min((ulong)(buffer.Length - total), load.FileSize - inLoad);
+            Load load = _loads[index];
+            ulong inLoad = at - load.Start;
+            int want = (int)Math.Min((ulong)(buffer.Length - total), load.Size - inLoad);
             ulong offset = load.Offset + inLoad;
             if (offset > long.MaxValue)
                 break;
@@ -79,21 +79,8 @@ public sealed class ElfCoreFile : IMemoryReader, IDisposable
         return total;
     }
 
-    private int FindLoad(ulong address)
-    {
-        int lo = 0, hi = _loads.Length - 1;
-        while (lo <= hi)
-        {
-            int mid = (lo + hi) >>> 1;
-            if (address < _loads[mid].VirtualAddress)
-                hi = mid - 1;
-            else if (address - _loads[mid].VirtualAddress >= _loads[mid].FileSize)
-                lo = mid + 1;
-            else
-                return mid;
-        }
-        return -1;
-    }
+    /// <summary>A PT_LOAD's captured bytes: the virtual range and where it starts in the file.</summary>
+    private readonly record struct Load(ulong Start, ulong Size, ulong Offset) : IAddressRange;
 
     public void Dispose() => _file.Dispose();
 }
