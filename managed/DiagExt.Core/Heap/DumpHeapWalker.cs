@@ -52,9 +52,9 @@ internal sealed class DumpHeapWalker
         memory is not null && heap.Runtime.DataTarget.DataReader.PointerSize == 8 && heap.Runtime.ClrInfo.Flavor == ClrFlavor.Core;
 
     /// <summary>
-    /// Walks <paramref name="segment"/>, handing each object to <paramref name="found"/> (object, layout).
-    /// Returns the segment's end when it walked all of it, the end of an object that runs past it (said in
-    /// <paramref name="damage"/>), or the address from which ClrMD must walk the rest.
+    /// Walks <paramref name="segment"/>, handing each object to <paramref name="found"/> (address, layout).
+    /// Returns the segment's end when it walked all of it or met an object that runs past it (said in
+    /// <paramref name="damage"/>), else the address from which ClrMD must walk the rest.
     /// </summary>
     public ulong Walk(ClrSegment segment, Action<ulong, ObjectLayout> found, List<string> damage, CancellationToken cancellation)
     {
@@ -79,7 +79,7 @@ internal sealed class DumpHeapWalker
                 {
                     ulong after = _contexts[nextContext].End + ObjectLayout.MinimumObjectSize;
                     if (after <= address)
-                        return pending != 0 ? pending : address;
+                        return pendingLayout is null ? address : pending; // a context whose end wraps: not trusted
                     address = after;
                     continue;
                 }
