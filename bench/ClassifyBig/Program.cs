@@ -17,7 +17,7 @@ int runs = args.Length > 1 ? int.Parse(args[1]) : 5;
 using Target target = TargetOpener.OpenDump(args[0]);
 ClrHeap heap = target.Runtime!.Heap;
 IHeapInterest tables = new DictCycleDetector().HeapInterest;
-HeapIndex index = HeapIndex.Build(heap, [tables], default);
+HeapIndex index = HeapIndex.Build(heap, [tables], default, target.FileMemory);
 
 // The largest instance by entry-array length: its entry array is the biggest of all.
 (ClrObject Table, ClrType EntryArray, int Length) largest = default;

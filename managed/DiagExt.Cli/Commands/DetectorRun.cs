@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using DiagExt.Cli.CommandLine;
 using DiagExt.Core.Analysis;
 using DiagExt.Core.Errors;
@@ -11,6 +12,7 @@ public static class DetectorRun
 {
     public static ExitCode Execute(string command, IReadOnlyList<IDetector> detectors, ParsedArguments arguments, CommandIo io)
     {
+        TimeSpan sinceProcessStart = DateTime.Now - Process.GetCurrentProcess().StartTime;
         if (IsolatedRun.Applies(arguments))
             return IsolatedRun.Execute(TargetArguments.Describe(arguments), io);
         OutputFormat format = OutputFormats.From(arguments, io);
@@ -18,8 +20,10 @@ public static class DetectorRun
         try
         {
             // A live Linux target is bound to this thread (ptrace): open, analyse and release it here.
+            var opening = Stopwatch.StartNew();
             using Target target = TargetArguments.Open(arguments, command, deadline.Token);
-            AnalysisReport report = Analyzer.Run(target, detectors, deadline.Token);
+            var startup = new StartupTimes(sinceProcessStart, opening.Elapsed);
+            AnalysisReport report = Analyzer.Run(target, detectors, deadline.Token) with { Startup = startup };
             if (report.NothingRan)
             {
                 // Nothing could be analysed (e.g. dictcycle on a dump without .NET): an input error, in one line.

@@ -60,5 +60,6 @@ public sealed class AnalysisContext
             target.Runtime?.Heap ?? throw new InvalidOperationException("no managed runtime: the heap cannot be walked"),
             interests,
             background: target.Workers > 1,
-            cancellation));
+            cancellation,
+            target.FileMemory));
 }

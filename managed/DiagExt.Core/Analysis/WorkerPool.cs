@@ -10,9 +10,16 @@ namespace DiagExt.Core.Analysis;
 /// </summary>
 public static class WorkerPool
 {
-    public static void ForEach<T>(IReadOnlyList<T> items, int workers, Action<T> body, CancellationToken cancellation)
+    public static void ForEach<T>(IReadOnlyList<T> items, int workers, Action<T> body, CancellationToken cancellation) =>
+        ForEach((IEnumerable<T>)items, items.Count <= 1 ? 1 : workers, body, cancellation);
+
+    /// <summary>
+    /// The same over a sequence that may still be growing (a heap pass's finds, <see cref="Heap.HeapIndex.Stream"/>):
+    /// each thread takes the next item as soon as it is free.
+    /// </summary>
+    public static void ForEach<T>(IEnumerable<T> items, int workers, Action<T> body, CancellationToken cancellation)
     {
-        if (workers <= 1 || items.Count <= 1)
+        if (workers <= 1)
         {
             foreach (T item in items)
             {

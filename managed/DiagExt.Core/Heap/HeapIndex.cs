@@ -1,14 +1,16 @@
 using System.Diagnostics;
+
+using IMemoryReader = DiagExt.Core.Native.IMemoryReader;
 using Microsoft.Diagnostics.Runtime;
 
 namespace DiagExt.Core.Heap;
 
 /// <summary>
 /// One pass over the managed heap for every registered interest: each segment in address order, each object
-/// once, its type decided per MethodTable (<see cref="MethodTableFilter"/>). The pass can run on its own
-/// thread while detectors read what it has found so far (<see cref="Stream"/>): ClrMD does not walk one heap
-/// faster on two threads (its type cache takes a lock per object; bench/RESULTS.md), but it can walk on one
-/// core while the detectors read and classify on the other.
+/// once, its type decided per MethodTable (<see cref="MethodTableFilter"/>). A dump's heap is read from the dump
+/// file by DiagExt's own walker (<see cref="DumpHeapWalker"/>), a live process's by ClrMD. The pass can run on its
+/// own thread while detectors read what it has found so far (<see cref="Stream"/>), on one core while the detectors
+/// read and classify on the other.
 /// </summary>
 public sealed class HeapIndex
 {
@@ -40,19 +42,24 @@ public sealed class HeapIndex
     public IReadOnlyList<HeapDamage> Damage => Ended(() => _damage);
 
     /// <summary>Walks the heap now, on this thread.</summary>
-    public static HeapIndex Build(ClrHeap heap, IReadOnlyCollection<IHeapInterest> interests, CancellationToken cancellation) =>
-        Start(heap, interests, background: false, cancellation);
+    internal static HeapIndex Build(ClrHeap heap, IReadOnlyCollection<IHeapInterest> interests, CancellationToken cancellation, IMemoryReader? dumpMemory = null) =>
+        Start(heap, interests, background: false, cancellation, dumpMemory);
 
-    /// <summary>Starts the walk, on a thread of its own when <paramref name="background"/>; no interest, no walk.</summary>
-    public static HeapIndex Start(ClrHeap heap, IReadOnlyCollection<IHeapInterest> interests, bool background, CancellationToken cancellation)
+    /// <summary>
+    /// Starts the walk, on a thread of its own when <paramref name="background"/>; no interest, no walk. With
+    /// <paramref name="dumpMemory"/> (the dump file's memory, <see cref="Targets.Target.FileMemory"/>) the walk reads the
+    /// heap itself (<see cref="DumpHeapWalker"/>); without it (a live process) it is ClrMD's.
+    /// </summary>
+    internal static HeapIndex Start(ClrHeap heap, IReadOnlyCollection<IHeapInterest> interests, bool background, CancellationToken cancellation, IMemoryReader? dumpMemory = null)
     {
         var index = new HeapIndex(interests, heap.CanWalkHeap);
         if (index._finds.Count == 0)
             return index;
+        IMemoryReader? memory = DumpHeapWalker.Applies(dumpMemory, heap) ? dumpMemory : null;
         if (background)
-            index._walk = Task.Factory.StartNew(() => index.Walk(heap, cancellation), CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default); // the walk itself sees a cancellation and ends every reader
+            index._walk = Task.Factory.StartNew(() => index.Walk(heap, memory, cancellation), CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default); // the walk itself sees a cancellation and ends every reader
         else
-            index.Walk(heap, cancellation);
+            index.Walk(heap, memory, cancellation);
         return index;
     }
 
@@ -73,7 +80,7 @@ public sealed class HeapIndex
         return result();
     }
 
-    private void Walk(ClrHeap heap, CancellationToken cancellation)
+    private void Walk(ClrHeap heap, IMemoryReader? memory, CancellationToken cancellation)
     {
         var stopwatch = Stopwatch.StartNew();
         HeapFinds[] finds = [.. _finds.Values];
@@ -81,26 +88,23 @@ public sealed class HeapIndex
         try
         {
             long count = 0;
+            DumpHeapWalker? walker = memory is null ? null : new DumpHeapWalker(memory, heap, filter);
+            void Found(ulong address, ObjectLayout layout)
+            {
+                count++;
+                if (layout.WantedBy.Length == 0)
+                    return;
+                ClrObject obj = heap.GetObject(address, layout.Type);
+                foreach (int i in layout.WantedBy)
+                    finds[i].Add(obj);
+            }
             foreach (ClrSegment segment in heap.Segments)
             {
                 cancellation.ThrowIfCancellationRequested();
-                ClrObject last = default;
-                // Carefully: ClrMD's plain walk ends a segment at the first address it cannot read as an object, and
-                // an allocation context a thread has used up exactly (pointer == limit) is such an address: ClrMD
-                // skips only non-empty contexts, so every object after it in gen0 went unseen (seen: a hung WCF
-                // client's pending request). The careful walk steps to the next valid object instead.
-                foreach (ClrObject obj in segment.EnumerateObjects(carefully: true))
-                {
-                    if ((++count & 0xFFFF) == 0)
-                        cancellation.ThrowIfCancellationRequested();
-                    last = obj;
-                    if (obj.Type is not { } type)
-                        continue;
-                    foreach (int i in filter.WantedBy(type))
-                        finds[i].Add(obj);
-                }
-                if (last.Type is { } lastType && last.Address + last.Size > segment.End)
-                    _damage.Add(new HeapDamage.ObjectPastSegment(last.Address, lastType.Name, last.Size, segment.End));
+                // What the own walk could not account for (and a live process's whole heap) ClrMD walks.
+                ulong rest = walker?.Walk(segment, Found, _damage, cancellation) ?? segment.ObjectRange.Start;
+                if (rest < segment.ObjectRange.End)
+                    count += WalkWithClrMd(segment, rest, filter, finds, cancellation);
             }
             _objectCount = count;
             _elapsed = stopwatch.Elapsed;
@@ -113,5 +117,29 @@ public sealed class HeapIndex
                 f.End(e);
             throw;
         }
+    }
+
+    /// <summary>ClrMD's careful walk of a segment from <paramref name="from"/> on; returns the objects it saw.</summary>
+    private long WalkWithClrMd(ClrSegment segment, ulong from, MethodTableFilter filter, HeapFinds[] finds, CancellationToken cancellation)
+    {
+        long count = 0;
+        ClrObject last = default;
+        // Carefully: ClrMD's plain walk ends a segment at the first address it cannot read as an object, and
+        // an allocation context a thread has used up exactly (pointer == limit) is such an address: ClrMD
+        // skips only non-empty contexts, so every object after it in gen0 went unseen (seen: a hung WCF
+        // client's pending request). The careful walk steps to the next valid object instead.
+        foreach (ClrObject obj in segment.EnumerateObjects(new MemoryRange(from, segment.ObjectRange.End), carefully: true))
+        {
+            if ((++count & 0xFFFF) == 0)
+                cancellation.ThrowIfCancellationRequested();
+            last = obj;
+            if (obj.Type is not { } type)
+                continue;
+            foreach (int i in filter.WantedBy(type))
+                finds[i].Add(obj);
+        }
+        if (last.Type is { } lastType && last.Address + last.Size > segment.End)
+            _damage.Add(new HeapDamage.ObjectPastSegment(last.Address, lastType.Name, last.Size, segment.End));
+        return count;
     }
 }

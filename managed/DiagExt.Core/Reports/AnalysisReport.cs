@@ -26,6 +26,12 @@ public sealed record AssemblyScanSummary(string Inputs, int Files, int Assemblie
 /// <summary>The shared heap pass of one analysis: objects walked, time taken, whether detectors ran beside it.</summary>
 public sealed record HeapPassSummary(long Objects, TimeSpan Elapsed, bool Background);
 
+/// <summary>
+/// Where a command's time went before the analysis: from the process's start to the command (runtime start-up,
+/// compilation, argument parsing) and opening the target (reading the dump's headers, loading the DAC).
+/// </summary>
+public sealed record StartupTimes(TimeSpan ProcessStart, TimeSpan Open);
+
 /// <summary>Everything one analysis produced; the one model every renderer and the batch read.</summary>
 public sealed record AnalysisReport(ReportSubject Subject, IReadOnlyList<DetectorOutcome> Outcomes, long? HeapObjects, TimeSpan Elapsed)
 {
@@ -34,6 +40,9 @@ public sealed record AnalysisReport(ReportSubject Subject, IReadOnlyList<Detecto
 
     /// <summary>The target, unless this is a static scan.</summary>
     public TargetSummary? Target => Subject as TargetSummary;
+
+    /// <summary>The command's time before the analysis, when a command measured it (bench/RESULTS.md's phase table).</summary>
+    public StartupTimes? Startup { get; init; }
 
     public IEnumerable<Finding> Findings => Outcomes.SelectMany(o => o.Findings);
 

@@ -26,6 +26,8 @@ internal sealed record ReportDocument
 
     public HeapPassDocument? HeapPass { get; init; }
 
+    public StartupDocument? Startup { get; init; }
+
     public double ElapsedMs { get; init; }
 
     public static ReportDocument From(AnalysisReport report) => new()
@@ -39,6 +41,7 @@ internal sealed record ReportDocument
         Detectors = report.Outcomes.Select(o => new DetectorDocument(o.Detector, o.Status, o.Reason, o.Findings.Count, Ms(o.Elapsed))).ToList(),
         HeapObjects = report.HeapObjects,
         HeapPass = report.HeapPass is { } pass ? new HeapPassDocument(Ms(pass.Elapsed), pass.Background) : null,
+        Startup = report.Startup is { } startup ? new StartupDocument(Ms(startup.ProcessStart), Ms(startup.Open)) : null,
         ElapsedMs = Ms(report.Elapsed),
     };
 
@@ -58,6 +61,7 @@ internal sealed record ReportDocument
         return new AnalysisReport(subject, outcomes, HeapObjects, TimeSpan.FromMilliseconds(ElapsedMs))
         {
             HeapPass = HeapPass is { } p ? new HeapPassSummary(HeapObjects ?? 0, TimeSpan.FromMilliseconds(p.ElapsedMs), p.Background) : null,
+            Startup = Startup is { } st ? new StartupTimes(TimeSpan.FromMilliseconds(st.ProcessStartMs), TimeSpan.FromMilliseconds(st.OpenMs)) : null,
         };
     }
 
@@ -85,3 +89,5 @@ internal sealed record ScanDocument(string Inputs, int Files, int Assemblies, in
 internal sealed record DetectorDocument(string Name, DetectorStatus Status, string? Reason, int Findings, double ElapsedMs);
 
 internal sealed record HeapPassDocument(double ElapsedMs, bool Background);
+
+internal sealed record StartupDocument(double ProcessStartMs, double OpenMs);

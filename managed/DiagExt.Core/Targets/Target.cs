@@ -1,3 +1,6 @@
+using DiagExt.Core.Native;
+using DiagExt.Core.Native.Elf;
+using IMemoryReader = DiagExt.Core.Native.IMemoryReader;
 using DiagExt.Core.Native.Minidump;
 using Microsoft.Diagnostics.Runtime;
 using Microsoft.Diagnostics.Runtime.DataReaders.Implementation;
@@ -12,6 +15,7 @@ public sealed class Target : IDisposable
 {
     private readonly Lazy<IReadOnlyList<TargetThread>> _threads;
     private readonly Action? _onDispose;
+    private readonly ElfCoreFile? _core;
 
     internal Target(
         string displayName,
@@ -22,7 +26,8 @@ public sealed class Target : IDisposable
         ThreadTimes threadTimes,
         MinidumpFile? minidump,
         TargetOptions options,
-        Action? onDispose = null)
+        Action? onDispose = null,
+        ElfCoreFile? core = null)
     {
         DisplayName = displayName;
         Kind = kind;
@@ -31,6 +36,7 @@ public sealed class Target : IDisposable
         RuntimeStatus = runtimeStatus;
         ThreadTimes = threadTimes;
         Minidump = minidump;
+        _core = core;
         Options = options;
         _onDispose = onDispose;
         _threads = new(BuildThreads);
@@ -52,6 +58,12 @@ public sealed class Target : IDisposable
 
     /// <summary>DiagExt's own reader of a Windows minidump target; null for other targets.</summary>
     internal MinidumpFile? Minidump { get; }
+
+    /// <summary>
+    /// The dump file's memory read by DiagExt itself (thread-safe, no shared position), for bulk reads such as the heap
+    /// walk; null for a live process, whose memory only ClrMD reads.
+    /// </summary>
+    internal IMemoryReader? FileMemory => (IMemoryReader?)Minidump ?? _core;
 
     public TargetOptions Options { get; }
 
@@ -80,14 +92,23 @@ public sealed class Target : IDisposable
 
     public TargetThread? FindThread(uint osThreadId) => Threads.FirstOrDefault(t => t.OsThreadId == osThreadId);
 
-    /// <summary>Reads target memory; returns the number of bytes read (never throws).</summary>
-    public int ReadMemory(ulong address, Span<byte> buffer) => DataTarget.DataReader.Read(address, buffer);
+    /// <summary>
+    /// Reads target memory; returns the number of bytes read (never throws). A dump is read from its file first
+    /// (<see cref="FileMemory"/>: no lock, so detectors and the heap pass do not queue behind ClrMD's one stream);
+    /// what the file lacks ClrMD may still supply (e.g. from a module's image on disk).
+    /// </summary>
+    public int ReadMemory(ulong address, Span<byte> buffer)
+    {
+        int read = FileMemory?.ReadMemory(address, buffer) ?? 0;
+        return read == buffer.Length ? read : read + DataTarget.DataReader.Read(address + (ulong)read, buffer[read..]);
+    }
 
     public void Dispose()
     {
         Runtime?.Dispose();
         DataTarget.Dispose();
         Minidump?.Dispose();
+        _core?.Dispose();
         _onDispose?.Invoke();
     }
 

@@ -120,6 +120,7 @@ public static class TargetOpener
     {
         DumpFormat format = Identify(path, name);
         MinidumpFile? minidump = null;
+        ElfCoreFile? core = null;
         DataTarget? dataTarget = null;
         try
         {
@@ -133,7 +134,7 @@ public static class TargetOpener
             }
             else
             {
-                using ElfCoreFile core = ElfCoreFile.Open(path, options.Limits);
+                core = ElfCoreFile.Open(path, options.Limits); // kept open: the heap walk reads memory through it
                 CheckLength(name, core.FileLength, (long)Math.Min(core.Elf.RequiredFileLength(), long.MaxValue));
                 times = ElfThreadTimesReader.Read(core);
             }
@@ -141,18 +142,20 @@ public static class TargetOpener
             dataTarget = DataTarget.LoadDump(path, ClrMdOptions(options));
             (ClrRuntime? runtime, RuntimeStatus status) = RuntimeLoader.Load(dataTarget, options.DacPath);
             var kind = format == DumpFormat.WindowsMinidump ? TargetKind.WindowsMinidump : TargetKind.ElfCore;
-            return new Target(name, kind, dataTarget, runtime, status, times, minidump, options, owner is null ? null : owner.Dispose);
+            return new Target(name, kind, dataTarget, runtime, status, times, minidump, options, owner is null ? null : owner.Dispose, core);
         }
         catch (Exception e) when (e is not DiagExtException && IsInputProblem(e))
         {
             dataTarget?.Dispose();
             minidump?.Dispose();
+            core?.Dispose();
             throw new DiagExtException($"{name}: cannot read the dump: {StripPath(e.Message, path, name)}", e);
         }
         catch
         {
             dataTarget?.Dispose();
             minidump?.Dispose();
+            core?.Dispose();
             throw;
         }
     }

@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using DiagExt.Core.Analysis;
 using DiagExt.Core.Heap;
 using DiagExt.Core.Targets;
@@ -10,7 +11,8 @@ internal sealed record CorruptHashTable(string TypeName, HashTableInstance Insta
 
 /// <summary>
 /// Reads and classifies every Dictionary/HashSet as the heap pass finds it (while it walks on, when it runs on
-/// its own thread). Only the corrupt instances are kept: memory holds one table image at a time.
+/// its own thread), on as many threads as the target allows. Only the corrupt instances are kept: memory holds one
+/// table image per thread at a time.
 /// </summary>
 internal static class HashTableScan
 {
@@ -20,49 +22,56 @@ internal static class HashTableScan
         ClrHeap heap = target.Runtime!.Heap;
         // Keyed by the collection's type and its entry array's type: one instance whose entries field points at
         // something else (a string, garbage) must not decide the shape of every instance of its type.
-        var shapes = new Dictionary<(ulong Type, ulong EntryArray), HashTableShape?>();
+        var shapes = new ConcurrentDictionary<(ulong Type, ulong EntryArray), HashTableShape?>();
         var corrupt = new List<CorruptHashTable>();
-        var unreadable = new List<string>();
-        foreach (ClrObject obj in tables)
+        var unreadable = new List<(ulong Address, string Problem)>();
+        // Tables are classified on every core the target allows, each taking the next table as the heap pass finds
+        // it: the largest table is one unit of work, and the others go on beside it (bench/RESULTS.md).
+        WorkerPool.ForEach(tables, target.Workers, obj =>
         {
-            context.Cancellation.ThrowIfCancellationRequested();
-            ClrType type = obj.Type!;
-            HashTableShape? shape;
-            try
+            var (found, problem) = Classify(target, heap, shapes, obj);
+            lock (corrupt)
             {
-                ClrObject entries = HashTableShape.EntriesField(type) is { } field ? obj.ReadObjectField(field) : default;
-                if (entries.IsNull)
-                    continue; // no entry array yet: never used
-                if (entries.Type is not { } arrayType)
-                {
-                    unreadable.Add($"{TypeNames.Short(CollectionTypeName(type))} at 0x{obj.Address:x}: its entries field points at 0x{entries.Address:x}, not an object in this dump");
-                    continue;
-                }
-                if (!shapes.TryGetValue((type.MethodTable, arrayType.MethodTable), out shape))
-                    shapes[(type.MethodTable, arrayType.MethodTable)] = shape = HashTableShape.TryCreate(type, arrayType);
-                if (shape is null)
-                {
-                    unreadable.Add($"{TypeNames.Short(CollectionTypeName(type))} at 0x{obj.Address:x}: its entries field points at a {arrayType.Name ?? "?"}");
-                    continue;
-                }
+                if (found is not null)
+                    corrupt.Add(found);
+                if (problem is not null)
+                    unreadable.Add((obj.Address, problem));
             }
-            catch (Exception e) when (CorruptType.Is(e))
-            {
-                unreadable.Add($"{TypeNames.Short(CollectionTypeName(type))} at 0x{obj.Address:x}: {CorruptType.Describe(e)}");
-                continue;
-            }
-            var (status, instance, problem) = HashTableReader.Read(target, obj.Address, shape, heap);
-            if (status == HashTableReader.Status.Unreadable)
-                unreadable.Add($"{TypeNames.Short(CollectionTypeName(type))} at 0x{obj.Address:x}: {problem}");
-            if (status != HashTableReader.Status.Read)
-                continue;
-            HashTableDiagnosis diagnosis = HashTableClassifier.Classify(instance!.Image);
-            if (!diagnosis.IsHealthy)
-                corrupt.Add(new CorruptHashTable(CollectionTypeName(type), instance, diagnosis));
-        }
+        }, context.Cancellation);
+        corrupt.Sort((a, b) => a.Instance.Address.CompareTo(b.Instance.Address)); // the same report whatever thread finished first
+        unreadable.Sort((a, b) => a.Address.CompareTo(b.Address));
         if (unreadable.Count > 0)
-            context.Note($"{unreadable.Count} Dictionary/HashSet instance{(unreadable.Count == 1 ? "" : "s")} not classified: {string.Join("; ", unreadable.Take(3))}{(unreadable.Count > 3 ? "; ..." : "")}");
+            context.Note($"{unreadable.Count} Dictionary/HashSet instance{(unreadable.Count == 1 ? "" : "s")} not classified: {string.Join("; ", unreadable.Take(3).Select(u => u.Problem))}{(unreadable.Count > 3 ? "; ..." : "")}");
         return corrupt;
+    }
+
+    /// <summary>One table read and classified: the corrupt instance, or why it could not be classified, or neither.</summary>
+    private static (CorruptHashTable? Corrupt, string? Unreadable) Classify(Target target, ClrHeap heap, ConcurrentDictionary<(ulong Type, ulong EntryArray), HashTableShape?> shapes, ClrObject obj)
+    {
+        ClrType type = obj.Type!;
+        HashTableShape? shape;
+        try
+        {
+            ClrObject entries = HashTableShape.EntriesField(type) is { } field ? obj.ReadObjectField(field) : default;
+            if (entries.IsNull)
+                return (null, null); // no entry array yet: never used
+            if (entries.Type is not { } arrayType)
+                return (null, $"{TypeNames.Short(CollectionTypeName(type))} at 0x{obj.Address:x}: its entries field points at 0x{entries.Address:x}, not an object in this dump");
+            shape = shapes.GetOrAdd((type.MethodTable, arrayType.MethodTable), _ => HashTableShape.TryCreate(type, arrayType));
+            if (shape is null)
+                return (null, $"{TypeNames.Short(CollectionTypeName(type))} at 0x{obj.Address:x}: its entries field points at a {arrayType.Name ?? "?"}");
+        }
+        catch (Exception e) when (CorruptType.Is(e))
+        {
+            return (null, $"{TypeNames.Short(CollectionTypeName(type))} at 0x{obj.Address:x}: {CorruptType.Describe(e)}");
+        }
+        var (status, instance, problem) = HashTableReader.Read(target, obj.Address, shape, heap);
+        if (status == HashTableReader.Status.Unreadable)
+            return (null, $"{TypeNames.Short(CollectionTypeName(type))} at 0x{obj.Address:x}: {problem}");
+        if (status != HashTableReader.Status.Read)
+            return (null, null);
+        HashTableDiagnosis diagnosis = HashTableClassifier.Classify(instance!.Image);
+        return (diagnosis.IsHealthy ? null : new CorruptHashTable(CollectionTypeName(type), instance, diagnosis), null);
     }
 
     /// <summary>The Dictionary/HashSet type itself, for a user class deriving from one.</summary>

@@ -76,7 +76,7 @@ internal sealed class MinidumpFile : IMemoryReader, IDisposable
         int total = 0;
         while (total < buffer.Length)
         {
-            int index = FindRange(ranges, address + (ulong)total);
+            int index = SortedRanges.Find(ranges, address + (ulong)total);
             if (index < 0)
                 break;
             MinidumpMemoryRange range = ranges[index];
@@ -145,21 +145,5 @@ internal sealed class MinidumpFile : IMemoryReader, IDisposable
         ranges.RemoveAll(r => r.Size == 0 || r.Start + r.Size < r.Start);
         ranges.Sort((a, b) => a.Start.CompareTo(b.Start));
         return [.. ranges];
-    }
-
-    private static int FindRange(MinidumpMemoryRange[] ranges, ulong address)
-    {
-        int lo = 0, hi = ranges.Length - 1;
-        while (lo <= hi)
-        {
-            int mid = (lo + hi) >>> 1;
-            if (address < ranges[mid].Start)
-                hi = mid - 1;
-            else if (address - ranges[mid].Start >= ranges[mid].Size)
-                lo = mid + 1;
-            else
-                return mid;
-        }
-        return -1;
     }
 }

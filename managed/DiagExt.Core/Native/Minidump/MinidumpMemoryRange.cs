@@ -1,7 +1,7 @@
 namespace DiagExt.Core.Native.Minidump;
 
 /// <summary>A captured range of target memory and where its bytes are in the dump file.</summary>
-internal readonly record struct MinidumpMemoryRange(ulong Start, ulong Size, long FileOffset)
+internal readonly record struct MinidumpMemoryRange(ulong Start, ulong Size, long FileOffset) : IAddressRange
 {
     public ulong End => Start + Size;
 
