@@ -23,7 +23,7 @@ public sealed class AttachCommand : ICommand
         "not a .NET process (the detectors that need .NET are skipped, and if none is left that is the error).";
 
     public IReadOnlyList<OptionSpec> Options { get; } =
-        [CommonOptions.Snapshot, CommonOptions.Dac, CommonOptions.Format, CommonOptions.Json, CommonOptions.Timeout, CommonOptions.Help];
+        [CommonOptions.Snapshot, CommonOptions.Dac, .. SymbolArguments.All, CommonOptions.Format, CommonOptions.Json, CommonOptions.Timeout, CommonOptions.Help];
 
     public ExitCode Execute(ParsedArguments arguments, CommandIo io)
     {

@@ -27,5 +27,5 @@ public static class CommonOptions
     public static readonly OptionSpec Threads = new("--threads", "N", "threads that read the target at once: with 2 or more the heap pass runs beside the detectors (default: one per core; give 1 when several diagext run at once)");
     public static readonly OptionSpec Help = new("--help", null, "show this command's help", "-h");
 
-    public static IReadOnlyList<OptionSpec> Target { get; } = [Pid, NoSuspend, Snapshot, Dac, Entry, Format, Json, Timeout, Threads, Help];
+    public static IReadOnlyList<OptionSpec> Target { get; } = [Pid, NoSuspend, Snapshot, Dac, .. SymbolArguments.All, Entry, Format, Json, Timeout, Threads, Help];
 }

@@ -1,18 +1,22 @@
 using System.Runtime.InteropServices;
 using System.Text.RegularExpressions;
 using DiagExt.Core.Native.Elf;
+using DiagExt.Core.Targets.Symbols;
 using Microsoft.Diagnostics.Runtime;
 
 namespace DiagExt.Core.Targets;
 
 /// <summary>
-/// Finds the DAC for the target's runtime without any network: the one beside the runtime the dump names
-/// (when that runtime is on this machine and its build id matches), or the one the user passes.
+/// Finds the DAC for the target's runtime: the one the user passes; the one beside the runtime the dump names
+/// (when that runtime is on this machine and its build id matches); else through the symbol path (caches and
+/// local stores, and a download only when the user gave a server: --symbol-server, --symbol-path or
+/// _NT_SYMBOL_PATH).
 /// </summary>
 internal static partial class RuntimeLoader
 {
-    public static (ClrRuntime? Runtime, RuntimeStatus Status) Load(DataTarget dataTarget, string? dacPath)
+    public static (ClrRuntime? Runtime, RuntimeStatus Status) Load(DataTarget dataTarget, TargetOptions options, CancellationToken cancellation)
     {
+        string? dacPath = options.DacPath;
         if (dataTarget.ClrVersions.Length == 0)
             return (null, RuntimeStatus.NotPresent);
 
@@ -33,8 +37,12 @@ internal static partial class RuntimeLoader
 
         string? dac = dacPath ?? FindLocalDac(clr);
         if (dac is null)
-            return (null, new RuntimeStatus(RuntimeAvailability.DacNotFound, version, flavor,
-                $"{flavor} {version} found, but no matching DAC ({DacFileName(target)}) is on this machine; pass --dac PATH to the DAC of runtime {version} (diagext never downloads it)"));
+        {
+            DacSearch search = DacLocator.Find(clr, target, options.Symbols, options.SymbolTimeout, cancellation);
+            dac = search.File;
+            if (dac is null)
+                return (null, new RuntimeStatus(RuntimeAvailability.DacNotFound, version, flavor, NotFound(flavor, version, DacFileName(target), search, options.Symbols)));
+        }
         if (!File.Exists(dac))
             return (null, new RuntimeStatus(RuntimeAvailability.DacNotFound, version, flavor, $"the DAC passed with --dac does not exist: {dac}"));
 
@@ -81,6 +89,17 @@ internal static partial class RuntimeLoader
                 return library.FileName;
         }
         return null;
+    }
+
+    /// <summary>One line saying what was tried and what the user can do: the key and URL a download would use.</summary>
+    private static string NotFound(string flavor, string version, string file, DacSearch search, SymbolPath path)
+    {
+        string start = $"{flavor} {version} found, but no matching DAC ({file}) is on this machine";
+        if (search.Key is null)
+            return $"{start} and {search.Failure}; pass --dac PATH to the DAC of runtime {version}";
+        if (search.Failure is not null)
+            return $"{start}, and the symbol path ({path.Origin}) did not give {search.Key}: {search.Failure}; pass --dac PATH to the DAC of runtime {version}";
+        return $"{start}; pass --dac PATH, or --symbol-server to download it from {new Uri(SymbolPath.MicrosoftServer, search.Key)} (diagext downloads only when asked)";
     }
 
     private static string DacFileName(OSPlatform platform) =>
