@@ -47,6 +47,7 @@ HRESULT Run(IDebugClient* client, const char* command, const char* args)
     std::wstring userArgs = Trim(FromAnsi(args));
     bool dml = !help && !ChoosesFormat(userArgs);
     std::wstring targetArgs;
+    std::vector<EnvironmentSetting> environment;
     TargetArch arch = sizeof(void*) == 8 ? TargetArch::X64 : TargetArch::X86;
     std::wstring whyNot;
     if (help)
@@ -71,6 +72,10 @@ HRESULT Run(IDebugClient* client, const char* command, const char* args)
                                      : L"--pid " + std::to_wstring(debuggee.processId) + L" --no-suspend";
         if (dml)
             targetArgs += L" --format dml";
+        // diagext reads it as a debugger's symbol path: srv* entries allow a DAC download, entries it does
+        // not know are skipped (DIAGEXT_SYMBOL_PATH or --symbol-path still win).
+        if (!debuggee.symbolPath.empty())
+            environment.push_back({L"_NT_SYMBOL_PATH", debuggee.symbolPath});
     }
 
     HelperCommand helper;
@@ -92,7 +97,7 @@ HRESULT Run(IDebugClient* client, const char* command, const char* args)
         commandLine += L" " + userArgs;
 
     Relay relay(output, dml);
-    HelperOutcome outcome = RunHelper(helper.exe, commandLine, relay);
+    HelperOutcome outcome = RunHelper(helper.exe, commandLine, environment, relay);
     std::wstring line = OutcomeMessage(outcome, helper.exe, relay.StdoutLines(), relay.StderrLines());
     if (!line.empty())
         output.Error(Prefix + line);
