@@ -20,7 +20,7 @@ public static class CommandLineApp
         catch (OperationCanceledException)
         {
             io.Error.WriteLine("diagext: cancelled");
-            return (int)ExitCode.InputError;
+            return (int)ExitCode.Cancelled;
         }
         catch (UsageException e)
         {

@@ -31,6 +31,8 @@ public sealed class HelpCommand(Func<IReadOnlyList<ICommand>> commands) : IComma
         return ExitCode.NothingFound;
     }
 
+    private const string ExitCodes = "exit codes: 0 nothing found, 1 hazards found, 2 usage or input error, 130 cancelled by Ctrl+C, 143 by SIGTERM.";
+
     public static string Overview(IReadOnlyList<ICommand> commands)
     {
         var sb = new StringBuilder();
@@ -43,7 +45,7 @@ public sealed class HelpCommand(Func<IReadOnlyList<ICommand>> commands) : IComma
         foreach (ICommand c in commands)
             sb.AppendLine($"  {c.Name.PadRight(width)}  {c.Summary}");
         sb.AppendLine();
-        sb.AppendLine("exit codes: 0 nothing found, 1 hazards found, 2 usage or input error.");
+        sb.AppendLine(ExitCodes);
         sb.AppendLine("'diagext help <command>' shows a command's options.");
         return sb.ToString();
     }
@@ -63,7 +65,7 @@ public sealed class HelpCommand(Func<IReadOnlyList<ICommand>> commands) : IComma
                 sb.AppendLine($"  {Label(o).PadRight(width)}  {o.Help}");
         }
         sb.AppendLine();
-        sb.AppendLine("exit codes: 0 nothing found, 1 hazards found, 2 usage or input error.");
+        sb.AppendLine(ExitCodes);
         return sb.ToString();
     }
 

@@ -56,7 +56,7 @@ public static class IsolatedRun
         }
         relay.GetAwaiter().GetResult();
         string stderr = errors.GetAwaiter().GetResult();
-        if (child.ExitCode is (int)ExitCode.NothingFound or (int)ExitCode.HazardsFound or (int)ExitCode.InputError)
+        if (child.ExitCode is (int)ExitCode.NothingFound or (int)ExitCode.HazardsFound or (int)ExitCode.InputError or (int)ExitCode.Cancelled or (int)ExitCode.Terminated)
         {
             io.Error.Write(stderr);
             return (ExitCode)child.ExitCode;

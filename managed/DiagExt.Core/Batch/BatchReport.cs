@@ -38,7 +38,7 @@ public sealed record BatchReport(
 
     /// <summary>2 if no dump could be analysed (or none was found, or the batch was cancelled), else 1 if any hazard was found, else 0.</summary>
     public ExitCode ExitCode =>
-        Analysed == 0 || Cancelled ? ExitCode.InputError : Hazards > 0 ? ExitCode.HazardsFound : ExitCode.NothingFound;
+        Cancelled ? ExitCode.Cancelled : Analysed == 0 ? ExitCode.InputError : Hazards > 0 ? ExitCode.HazardsFound : ExitCode.NothingFound;
 
     /// <summary>A finding that is information only: it does not make an exit code 1. No severity means a hazard.</summary>
     public static bool IsInformation(JsonElement finding) =>
