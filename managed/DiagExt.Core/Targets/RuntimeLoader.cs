@@ -21,7 +21,7 @@ internal static partial class RuntimeLoader
             return (null, RuntimeStatus.NotPresent);
 
         ClrInfo clr = dataTarget.ClrVersions[0];
-        string version = VersionOf(clr);
+        string version = VersionOf(clr, dataTarget.DataReader);
         string flavor = clr.Flavor == ClrFlavor.Desktop ? ".NET Framework" : ".NET";
         OSPlatform target = dataTarget.DataReader.TargetPlatform;
         OSPlatform host = OperatingSystem.IsWindows() ? OSPlatform.Windows : OperatingSystem.IsMacOS() ? OSPlatform.OSX : OSPlatform.Linux;
@@ -61,9 +61,10 @@ internal static partial class RuntimeLoader
 
     /// <summary>
     /// The runtime version as people name it: from the install path (".../Microsoft.NETCore.App/10.0.12/"),
-    /// else from the runtime file's version; .NET Core 2.x/3.x stamp theirs 4.6xx/4.700, which says little alone.
+    /// else from the runtime file's version; .NET Core 2.x/3.x stamp theirs 4.6xx/4.700, which says little alone;
+    /// else (a self-contained app's core) the version the binary stamps into itself.
     /// </summary>
-    private static string VersionOf(ClrInfo clr)
+    private static string VersionOf(ClrInfo clr, IDataReader reader)
     {
         Match m = VersionInPath().Match(clr.ModuleInfo.FileName ?? "");
         if (m.Success)
@@ -72,7 +73,9 @@ internal static partial class RuntimeLoader
         string file = Path.GetFileName(clr.ModuleInfo.FileName ?? "the runtime");
         if (v.Major == 4 && v.Minor >= 600 && clr.Flavor == ClrFlavor.Core)
             return $"Core {(v.Minor >= 700 ? "3.x" : "2.x")} ({file} {v})";
-        return v.Major != 0 ? v.ToString() : "(unknown version)";
+        if (v.Major != 0)
+            return v.ToString();
+        return RuntimeVersionStamp.Read(reader, clr.ModuleInfo) is { } stamp ? $"({file} {stamp})" : "(unknown version)";
     }
 
     private static string? FindLocalDac(ClrInfo clr)

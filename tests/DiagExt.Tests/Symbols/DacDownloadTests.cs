@@ -50,6 +50,8 @@ public class DacDownloadTests
         string line = result.Stderr.Trim();
         Assert.That(line.Split('\n'), Has.Length.EqualTo(1), line);
         Assert.That(line, Does.Contain("no matching DAC (libmscordaccore.so)"));
+        // The self-contained runtime's folder names no version, and ClrMD reads none from an ELF core: the stamp in the binary does.
+        Assert.That(line, Does.Contain($"(libcoreclr.so {OtherRuntimeDump.RuntimeVersion}"));
         Assert.That(line, Does.Contain("--symbol-server"));
         Assert.That(line, Does.Contain($"https://msdl.microsoft.com/download/symbols/{OtherRuntimeDump.Key}"));
         Assert.That(line, Does.Contain("downloads only when asked"));
