@@ -58,7 +58,7 @@ public static class CommandLineApp
         if (first is "--version")
             first = "version";
 
-        ICommand command = CommandCatalog.Find(first) ?? throw new UsageException($"unknown command '{first}'");
+        ICommand command = CommandCatalog.Find(first) ?? throw CommandCatalog.Unknown(first);
         ParsedArguments parsed = ArgumentParser.Parse(args.Skip(1).ToList(), command.Options);
         if (parsed.Has(CommonOptions.Help.Name))
         {

@@ -33,7 +33,7 @@ public static class ArgumentParser
             }
 
             OptionSpec spec = specs.FirstOrDefault(s => s.Name == name || s.Alias == name)
-                ?? throw new UsageException($"unknown option '{name}'");
+                ?? throw new UsageException($"unknown option '{name}'{Suggestion.For(name, specs.Select(s => s.Name))}");
             if (options.ContainsKey(spec.Name))
                 throw new UsageException($"option {spec.Name} given twice");
             if (!spec.TakesValue)

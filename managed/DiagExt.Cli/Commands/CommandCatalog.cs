@@ -1,3 +1,4 @@
+using DiagExt.Cli.CommandLine;
 using DiagExt.Core.Analysis;
 using DiagExt.Core.Detectors.CtorOrder;
 
@@ -9,6 +10,10 @@ public static class CommandCatalog
     public static IReadOnlyList<ICommand> All { get; } = Create();
 
     public static ICommand? Find(string name) => All.FirstOrDefault(c => c.Name == name);
+
+    /// <summary>The one answer to a name that is no command, whether typed alone or after 'help'.</summary>
+    public static UsageException Unknown(string name) =>
+        new($"unknown command '{name}'{Suggestion.For(name, All.Select(c => c.Name))}");
 
     private static IReadOnlyList<ICommand> Create()
     {

@@ -26,7 +26,7 @@ public sealed class HelpCommand(Func<IReadOnlyList<ICommand>> commands) : IComma
             return ExitCode.NothingFound;
         }
         string name = arguments.Positionals[0];
-        ICommand command = commands().FirstOrDefault(c => c.Name == name) ?? throw new UsageException($"no command '{name}'");
+        ICommand command = commands().FirstOrDefault(c => c.Name == name) ?? throw CommandCatalog.Unknown(name);
         io.Out.Write(For(command));
         return ExitCode.NothingFound;
     }
