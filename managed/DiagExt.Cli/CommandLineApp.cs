@@ -67,7 +67,7 @@ public static class CommandLineApp
             io.Out.Write(parsed.Value(CommonOptions.Format.Name) == "dml" ? HelpCommand.AsDml(help) : help);
             return ExitCode.NothingFound;
         }
-        return command.Execute(parsed, io);
+        return command.Execute(ProcessName.Resolve(parsed), io);
     }
 
     private static string OneLine(string message) => message.ReplaceLineEndings(" ").Trim();

@@ -19,6 +19,7 @@ public static class CommandCatalog
     {
         var commands = new List<ICommand> { new AnalyzeCommand(), new AttachCommand() };
         commands.AddRange(DetectorCatalog.CreateAll().Select(d => d.Name == CtorOrderDetector.CommandName ? (ICommand)new CtorOrderCommand(d) : new DetectorCommand(d)));
+        commands.Add(new PsCommand());
         commands.Add(new HelpCommand(() => All));
         commands.Add(new VersionCommand());
         return commands;

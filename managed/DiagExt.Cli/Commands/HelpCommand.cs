@@ -73,5 +73,5 @@ public sealed class HelpCommand(Func<IReadOnlyList<ICommand>> commands) : IComma
     public static string AsDml(string text) =>
         string.Concat(text.Split('\n').Select((line, i) => (i > 0 ? "\n" : "") + DmlEscaper.Escape(line.TrimEnd('\r'))));
 
-    private static string Label(OptionSpec o) => o.Alias is null ? o.Usage : $"{o.Alias}, {o.Usage}";
+    private static string Label(OptionSpec o) => o.Aliases is null ? o.Usage : $"{string.Join(", ", o.Aliases)}, {o.Usage}";
 }
