@@ -35,7 +35,7 @@ internal static partial class RuntimeLoader
             return (null, new RuntimeStatus(RuntimeAvailability.UnsupportedHost, version, flavor,
                 $"{flavor} {version} found, but its DAC runs only on {Describe(target)}: analyse this dump's managed state on {Describe(target)} (native detectors still run here)"));
 
-        string? dac = dacPath ?? FindLocalDac(clr);
+        string? dac = dacPath ?? FindLocalDac(clr, target);
         if (dac is null)
         {
             DacSearch search = DacLocator.Find(clr, target, options.Symbols, options.SymbolTimeout, cancellation);
@@ -78,20 +78,21 @@ internal static partial class RuntimeLoader
         return RuntimeVersionStamp.Read(reader, clr.ModuleInfo) is { } stamp ? $"({file} {stamp})" : "(unknown version)";
     }
 
-    private static string? FindLocalDac(ClrInfo clr)
+    /// <summary>
+    /// The DAC in the folder the dump's runtime ran from, when that folder exists here and holds the same runtime
+    /// build (build id compared). Worked out from the runtime module's path, not from ClrMD's list of debugging
+    /// libraries: ClrMD 4.2 lists only the symbol-store names there.
+    /// </summary>
+    private static string? FindLocalDac(ClrInfo clr, OSPlatform platform)
     {
+        string? runtimePath = clr.ModuleInfo.FileName;
+        if (string.IsNullOrEmpty(runtimePath) || !Path.IsPathRooted(runtimePath) || Path.GetDirectoryName(runtimePath) is not { } folder)
+            return null;
+        string dac = Path.Combine(folder, DacFileName(platform));
+        if (!File.Exists(dac))
+            return null;
         ImmutableBuildId dumpBuildId = new(clr.ModuleInfo.BuildId.IsDefault ? [] : clr.ModuleInfo.BuildId.ToArray());
-        foreach (DebugLibraryInfo library in clr.DebuggingLibraries)
-        {
-            if (library.Kind != DebugLibraryKind.Dac || Path.GetFileName(library.FileName) == library.FileName || !File.Exists(library.FileName))
-                continue;
-            // The dump names the runtime directory it ran from. Only trust the DAC there if the runtime in that
-            // directory on this machine is the same build as the one in the dump.
-            string localRuntime = Path.Combine(Path.GetDirectoryName(library.FileName)!, Path.GetFileName(clr.ModuleInfo.FileName ?? "libcoreclr.so"));
-            if (dumpBuildId.IsEmpty || ElfBuildId.TryRead(localRuntime) is { } local && dumpBuildId.Matches(local))
-                return library.FileName;
-        }
-        return null;
+        return dumpBuildId.IsEmpty || ElfBuildId.TryRead(runtimePath) is { } local && dumpBuildId.Matches(local) ? dac : null;
     }
 
     /// <summary>One line saying what was tried and what the user can do: the key and URL a download would use.</summary>
