@@ -204,7 +204,7 @@ public static class TargetOpener
 
     private static DataTargetOptions ClrMdOptions(TargetOptions options) => new()
     {
-        // No symbol server: DiagExt never downloads anything unasked.
+        // No symbol server for ClrMD: a DAC is downloaded, only when asked, by Targets/Symbols.
         SymbolPaths = [],
         Limits = new DataTargetLimits
         {
