@@ -1,13 +1,24 @@
 #!/usr/bin/env bash
 # The main job on an embedded default: reproduce the seed's corrupt Dictionary, dump the live process
 # with createdump, and analyse the dump with diagext. Usage: scripts/demo.sh [--hashset]
+# Installs only the .NET SDK when missing and builds only diagext and the sample (no Wine, mingw or tests);
+# the build prints nothing unless it fails, so the report is what you see.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+bash scripts/setup.sh --sdk-only
 
 work=artifacts/demo
 mkdir -p "$work"
-dotnet build samples/DictCycle -c Release -o "$work/DictCycle" --nologo -v q -clp:"ErrorsOnly;NoSummary"
+quiet_build() {
+    local log="$work/build.log"
+    if ! dotnet build "$@" -c Release --nologo -v q -clp:"ErrorsOnly;NoSummary" > "$log" 2>&1; then
+        cat "$log" >&2
+        echo "demo: building $1 failed (above)" >&2
+        exit 2
+    fi
+}
+quiet_build managed/DiagExt.Cli
+quiet_build samples/DictCycle -o "$work/DictCycle"
 
 "$work/DictCycle/DictCycle" "$@" > "$work/sample.log" 2>&1 &
 sample=$!
@@ -33,5 +44,5 @@ set +e
 dotnet managed/DiagExt.Cli/bin/Release/net10.0/diagext.dll dictcycle "$dump"
 code=$?
 set -e
-echo "diagext exit code: $code (0 nothing found, 1 hazards found, 2 usage or input error)" >&2
+echo "diagext exit code: $code (0 nothing found, 1 hazards found, 2 usage or input error, 130/143 cancelled)" >&2
 [ "$code" -eq 1 ]

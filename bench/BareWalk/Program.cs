@@ -13,8 +13,9 @@ var options = new DataTargetOptions { SymbolPaths = [], UseLockFreeMemoryMapRead
 var total = Stopwatch.StartNew();
 using DataTarget dataTarget = DataTarget.LoadDump(args[0], options);
 ClrInfo clr = dataTarget.ClrVersions.Single();
-// The DAC beside the runtime the dump names: bench dumps are made on this machine by this runtime.
-string dac = clr.DebuggingLibraries.First(l => l.Kind == DebugLibraryKind.Dac && File.Exists(l.FileName)).FileName;
+// The DAC beside the runtime the dump names: bench dumps are made on this machine by this runtime (ClrMD 4.2
+// lists only symbol-store names among its debugging libraries, so the path is made from the runtime's own).
+string dac = Path.Combine(Path.GetDirectoryName(clr.ModuleInfo.FileName)!, "libmscordaccore.so");
 using ClrRuntime runtime = clr.CreateRuntime(dac, ignoreMismatch: true);
 TimeSpan opened = total.Elapsed;
 

@@ -39,7 +39,7 @@ public static class CommandLineApp
         catch (OperationCanceledException)
         {
             io.Error.WriteLine("diagext: cancelled");
-            return (int)ExitCode.InputError;
+            return (int)ExitCode.Cancelled;
         }
         catch (UsageException e)
         {
@@ -77,7 +77,7 @@ public static class CommandLineApp
         if (first is "--version")
             first = "version";
 
-        ICommand command = CommandCatalog.Find(first) ?? throw new UsageException($"unknown command '{first}'");
+        ICommand command = CommandCatalog.Find(first) ?? throw CommandCatalog.Unknown(first);
         ParsedArguments parsed = ArgumentParser.Parse(args.Skip(1).ToList(), command.Options);
         if (parsed.Has(CommonOptions.Help.Name))
         {
@@ -89,7 +89,7 @@ public static class CommandLineApp
                 io.Out.Write(help);
             return ExitCode.NothingFound;
         }
-        return command.Execute(parsed, io);
+        return command.Execute(ProcessName.Resolve(parsed), io);
     }
 
     private static string OneLine(string message) => message.ReplaceLineEndings(" ").Trim();

@@ -32,6 +32,7 @@ HRESULT Run(IDebugClient* client, const char* command, const char* args)
     // diagext keeps its stdout valid DML whatever format the user asks for (--dml-console): the extension
     // relays every line as DML and never needs to know diagext's options.
     std::wstring targetArgs = L"--dml-console";
+    std::vector<EnvironmentSetting> environment;
     TargetArch arch = sizeof(void*) == 8 ? TargetArch::X64 : TargetArch::X86;
     std::wstring whyNot;
     if (help)
@@ -54,6 +55,10 @@ HRESULT Run(IDebugClient* client, const char* command, const char* args)
         // or a diagext killed by Ctrl+Break would leave them suspended.
         targetArgs += debuggee.isDump ? L" " + QuoteArgument(debuggee.dumpPath)
                                       : L" --pid " + std::to_wstring(debuggee.processId) + L" --no-suspend";
+        // diagext reads it as a debugger's symbol path: srv* entries allow a DAC download, entries it does
+        // not know are skipped (DIAGEXT_SYMBOL_PATH or --symbol-path still win).
+        if (!debuggee.symbolPath.empty())
+            environment.push_back({L"_NT_SYMBOL_PATH", debuggee.symbolPath});
     }
 
     HelperCommand helper;
@@ -74,7 +79,7 @@ HRESULT Run(IDebugClient* client, const char* command, const char* args)
         commandLine += L" " + userArgs;
 
     Relay relay(output);
-    HelperOutcome outcome = RunHelper(helper.exe, commandLine, relay);
+    HelperOutcome outcome = RunHelper(helper.exe, commandLine, environment, relay);
     std::wstring line = OutcomeMessage(outcome, helper.exe, relay.StdoutLines(), relay.StderrLines());
     if (!line.empty())
         output.Error(Prefix + line);

@@ -1,6 +1,7 @@
 #include "Debuggee.h"
 
 #include <vector>
+#include "CommandLine.h"
 #include "ComPtr.h"
 
 namespace
@@ -60,6 +61,19 @@ bool Arch(IDebugControl* control, TargetArch& arch, std::wstring& whyNot)
     }
     return true;
 }
+
+// The engine's symbol path (.sympath): empty when it has none or will not say.
+std::wstring SymbolPath(IDebugClient* client)
+{
+    ComPtr<IDebugSymbols> symbols;
+    ULONG needed = 0;
+    if (FAILED(QueryInto(client, IID_IDebugSymbols, symbols)) || FAILED(symbols->GetSymbolPath(nullptr, 0, &needed)) || needed <= 1 || needed > 32768)
+        return std::wstring();
+    std::vector<char> buffer(needed + 1);
+    if (FAILED(symbols->GetSymbolPath(buffer.data(), static_cast<ULONG>(buffer.size()), &needed)))
+        return std::wstring();
+    return FromAnsi(buffer.data());
+}
 }  // namespace
 
 bool DescribeDebuggee(IDebugClient* client, Debuggee& debuggee, std::wstring& whyNot)
@@ -95,6 +109,7 @@ bool DescribeDebuggee(IDebugClient* client, Debuggee& debuggee, std::wstring& wh
     }
     if (!Arch(control.Get(), debuggee.arch, whyNot))
         return false;
+    debuggee.symbolPath = SymbolPath(client);
     if (qualifier >= FirstDumpQualifier)
     {
         debuggee.isDump = true;

@@ -17,6 +17,7 @@ struct Debuggee
     std::wstring dumpPath;  // isDump
     ULONG processId = 0;    // !isDump: a live process this debugger has stopped
     TargetArch arch = TargetArch::X64;
+    std::wstring symbolPath;  // the debugger's .sympath, for diagext to find a DAC the way the debugger finds symbols
 };
 
 // Fills debuggee, or returns false with one line saying why diagext cannot analyse this target.

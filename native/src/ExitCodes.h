@@ -8,6 +8,8 @@ enum class DiagextExit : DWORD
     NothingFound = 0,  // analysis ran; no hazard found
     HazardsFound = 1,  // analysis ran; at least one hazard found
     InputError = 2,    // bad usage or unusable input; diagext said why in one line on stderr
+    Cancelled = 130,   // cancelled by Ctrl+C (SIGINT)
+    Terminated = 143,  // cancelled by SIGTERM
 };
 
 // diagext ran to the end (0 or 1): its report is what it printed.

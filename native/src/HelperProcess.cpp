@@ -1,11 +1,45 @@
 #include "HelperProcess.h"
 
 #include <vector>
+#include <wchar.h>
 #include "PipeReader.h"
 #include "UniqueHandle.h"
 
 namespace
 {
+// The debugger's environment with settings replacing variables of the same name (names compare without
+// case, as Windows does); empty when there is nothing to change, so the helper simply inherits.
+std::vector<wchar_t> EnvironmentBlock(const std::vector<EnvironmentSetting>& settings)
+{
+    std::vector<wchar_t> block;
+    if (settings.empty())
+        return block;
+    wchar_t* strings = GetEnvironmentStringsW();
+    if (strings == nullptr)
+        return block;
+    for (const wchar_t* entry = strings; *entry != L'\0'; entry += wcslen(entry) + 1)
+    {
+        bool replaced = false;
+        for (const EnvironmentSetting& setting : settings)
+        {
+            size_t n = setting.name.size();
+            // "=C:=C:\\dir" entries start with '=' and never match a real name.
+            if (_wcsnicmp(entry, setting.name.c_str(), n) == 0 && entry[n] == L'=')
+                replaced = true;
+        }
+        if (!replaced)
+            block.insert(block.end(), entry, entry + wcslen(entry) + 1);
+    }
+    FreeEnvironmentStringsW(strings);
+    for (const EnvironmentSetting& setting : settings)
+    {
+        std::wstring entry = setting.name + L"=" + setting.value;
+        block.insert(block.end(), entry.c_str(), entry.c_str() + entry.size() + 1);
+    }
+    block.push_back(L'\0');
+    return block;
+}
+
 constexpr DWORD PollMilliseconds = 25;
 // After the helper exits, anything still buffered is read; a pipe some other process keeps open is
 // not waited for longer than this.
@@ -58,7 +92,8 @@ private:
 };
 }  // namespace
 
-HelperOutcome RunHelper(const std::wstring& exe, const std::wstring& commandLine, HelperListener& listener)
+HelperOutcome RunHelper(const std::wstring& exe, const std::wstring& commandLine, const std::vector<EnvironmentSetting>& settings,
+                        HelperListener& listener)
 {
     HelperOutcome outcome;
     UniqueHandle outRead, outWrite, errRead, errWrite;
@@ -91,7 +126,9 @@ HelperOutcome RunHelper(const std::wstring& exe, const std::wstring& commandLine
     std::wstring mutableCommandLine = commandLine;  // CreateProcessW may write into it
     DWORD flags = CREATE_NO_WINDOW | CREATE_SUSPENDED | CREATE_UNICODE_ENVIRONMENT | (haveAttributes ? EXTENDED_STARTUPINFO_PRESENT : 0);
     PROCESS_INFORMATION info = {};
-    BOOL started = CreateProcessW(exe.c_str(), &mutableCommandLine[0], nullptr, nullptr, TRUE, flags, nullptr, nullptr, &startup.StartupInfo, &info);
+    std::vector<wchar_t> environment = EnvironmentBlock(settings);
+    BOOL started = CreateProcessW(exe.c_str(), &mutableCommandLine[0], nullptr, nullptr, TRUE, flags, environment.empty() ? nullptr : environment.data(),
+                                  nullptr, &startup.StartupInfo, &info);
     DWORD startError = GetLastError();
     if (haveAttributes)
         DeleteProcThreadAttributeList(attributes);

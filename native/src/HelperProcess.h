@@ -4,6 +4,7 @@
 #pragma once
 #include <windows.h>
 #include <string>
+#include <vector>
 
 // What Run reports while the helper runs.
 class HelperListener
@@ -37,5 +38,14 @@ struct HelperOutcome
 // Output beyond this is not something a person reads in a debugger window.
 constexpr unsigned long long MaxOutputBytes = 64ull * 1024 * 1024;
 
-// Starts exe with commandLine (argv[0] included), relays its lines to listener until it exits or must stop.
-HelperOutcome RunHelper(const std::wstring& exe, const std::wstring& commandLine, HelperListener& listener);
+// One environment variable the helper gets on top of (or instead of) the debugger's own.
+struct EnvironmentSetting
+{
+    std::wstring name;
+    std::wstring value;
+};
+
+// Starts exe with commandLine (argv[0] included) and the debugger's environment plus settings, relays its
+// lines to listener until it exits or must stop.
+HelperOutcome RunHelper(const std::wstring& exe, const std::wstring& commandLine, const std::vector<EnvironmentSetting>& settings,
+                        HelperListener& listener);

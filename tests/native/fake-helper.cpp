@@ -2,6 +2,7 @@
 // every failure into one line and never hangs the debugger. The behaviour is chosen by an argument
 // "--fake=MODE" that the test passes as a debugger command argument (e.g. "!analyze --fake=sleep"):
 //   echo     print the command line the extension built, one argument per line, and exit 0
+//   env      print the _NT_SYMBOL_PATH the extension gave it (the debugger's .sympath), and exit 0
 //   sleep    print one line, then wait ten minutes (Ctrl+Break must stop it)
 //   garbage  write binary bytes, then wait (the extension must stop it)
 //   crash    print one line, then crash with an access violation
@@ -46,6 +47,15 @@ int wmain(int argc, wchar_t** argv)
             WriteEscaped(argv[i]);
             Write("\n");
         }
+        return 0;
+    }
+    if (wcscmp(mode, L"env") == 0)
+    {
+        wchar_t value[4096];
+        DWORD length = GetEnvironmentVariableW(L"_NT_SYMBOL_PATH", value, 4096);
+        Write("env|_NT_SYMBOL_PATH=");
+        WriteEscaped(length > 0 && length < 4096 ? value : L"(not set)");
+        Write("\n");
         return 0;
     }
     if (wcscmp(mode, L"sleep") == 0)

@@ -17,6 +17,9 @@ public sealed record BatchSettings
 
     public string? DacPath { get; init; }
 
+    /// <summary>The symbol options as the user gave them, checked here once and passed on to every worker.</summary>
+    public IReadOnlyList<string> SymbolOptions { get; init; } = [];
+
     /// <summary>"--json" alone: the batch document goes to stdout instead of the summary table.</summary>
     public bool JsonToStdout { get; init; }
 
@@ -47,12 +50,20 @@ public sealed record BatchSettings
             Timeout = arguments.DurationValue(CommonOptions.Timeout.Name) ?? BatchOptions.DefaultTimeout,
             MemoryBudget = arguments.SizeValue(BatchOptions.MaxMemory.Name) ?? Batch.MemoryBudget.DefaultTotal(),
             DacPath = arguments.Value(CommonOptions.Dac.Name),
+            SymbolOptions = CheckedSymbolOptions(arguments),
             JsonToStdout = arguments.Has(CommonOptions.Json.Name) && json is null or "-",
             JsonFile = json is null or "-" ? null : NonEmpty(CommonOptions.Json.Name, json),
             MarkdownFile = NonEmpty(BatchOptions.Markdown.Name, arguments.Value(BatchOptions.Markdown.Name)),
             HtmlFile = NonEmpty(BatchOptions.Html.Name, arguments.Value(BatchOptions.Html.Name)),
             Quiet = arguments.Has(BatchOptions.Quiet.Name),
         };
+    }
+
+    private static IReadOnlyList<string> CheckedSymbolOptions(ParsedArguments arguments)
+    {
+        _ = SymbolArguments.Resolve(arguments);
+        _ = SymbolArguments.StallTimeout(arguments);
+        return SymbolArguments.Forward(arguments).ToList();
     }
 
     private static string? NonEmpty(string option, string? value) =>

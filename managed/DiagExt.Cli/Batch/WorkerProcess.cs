@@ -56,6 +56,7 @@ public static class WorkerProcess
             arguments.AddRange(["--entry", entry]);
         if (settings.DacPath is { } dac)
             arguments.AddRange(["--dac", dac]);
+        arguments.AddRange(settings.SymbolOptions);
         // The jobs already share the cores: each analysis gets its share of threads, not one per core.
         int threads = Math.Max(1, Environment.ProcessorCount / Math.Max(1, settings.Jobs));
         arguments.AddRange(["--threads", threads.ToString(CultureInfo.InvariantCulture)]);

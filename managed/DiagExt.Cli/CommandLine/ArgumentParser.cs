@@ -32,8 +32,8 @@ public static class ArgumentParser
                 hasInline = true;
             }
 
-            OptionSpec spec = specs.FirstOrDefault(s => s.Name == name || s.Alias == name)
-                ?? throw new UsageException($"unknown option '{name}'");
+            OptionSpec spec = specs.FirstOrDefault(s => s.Answers(name))
+                ?? throw new UsageException($"unknown option '{name}'{Suggestion.For(name, specs.SelectMany(s => s.Aliases is null ? [s.Name] : s.Aliases.Prepend(s.Name)))}");
             if (options.ContainsKey(spec.Name))
                 throw new UsageException($"option {spec.Name} given twice");
             if (!spec.TakesValue)

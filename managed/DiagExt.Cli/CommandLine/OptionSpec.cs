@@ -5,9 +5,12 @@ namespace DiagExt.Cli.CommandLine;
 /// Makes the value optional: "--name=VALUE" always gives one; "--name NEXT" takes NEXT only when this
 /// accepts it (so "--json report.json" names a file but "--json a.dmp" leaves a.dmp a dump).
 /// </param>
-public sealed record OptionSpec(string Name, string? ValueName, string Help, string? Alias = null, Func<string, bool>? OptionalValueIf = null)
+/// <param name="Aliases">Other names for the same option, short ("-p") or long ("--process-id", as dotnet-dump spells it).</param>
+public sealed record OptionSpec(string Name, string? ValueName, string Help, IReadOnlyList<string>? Aliases = null, Func<string, bool>? OptionalValueIf = null)
 {
     public bool TakesValue => ValueName is not null;
+
+    public bool Answers(string name) => Name == name || (Aliases?.Contains(name) ?? false);
 
     public bool ValueIsOptional => OptionalValueIf is not null;
 

@@ -11,7 +11,7 @@ public sealed class AttachCommand : ICommand
 
     public string Summary => "run every detector on a running process, which keeps running afterwards";
 
-    public string Usage => "diagext attach <pid> [--snapshot] [--dac PATH] [--timeout DURATION] [--format text|dml|json | --json]";
+    public string Usage => "diagext attach <pid> | -p N | -n NAME [--snapshot] [--dac PATH] [--timeout DURATION] [--format text|dml|json | --json]";
 
     public string Details =>
         "Same as 'diagext analyze --pid PID'. On Linux every thread of the process is stopped (PTRACE_SEIZE, no signal) " +
@@ -23,10 +23,17 @@ public sealed class AttachCommand : ICommand
         "not a .NET process (the detectors that need .NET are skipped, and if none is left that is the error).";
 
     public IReadOnlyList<OptionSpec> Options { get; } =
-        [CommonOptions.Snapshot, CommonOptions.Dac, CommonOptions.Format, CommonOptions.Json, CommonOptions.Timeout, CommonOptions.Help];
+        [CommonOptions.Pid, CommonOptions.Name, CommonOptions.Snapshot, CommonOptions.Dac, .. SymbolArguments.All, CommonOptions.Format, CommonOptions.Json, CommonOptions.Timeout, CommonOptions.Help];
 
     public ExitCode Execute(ParsedArguments arguments, CommandIo io)
     {
+        // "attach 1234", "attach --pid 1234" and "attach -n app" (made --pid already) are one thing.
+        if (arguments.Has(CommonOptions.Pid.Name))
+        {
+            if (arguments.Positionals.Count > 0)
+                throw new UsageException("give the process once: diagext attach <pid>, or --pid N, or --name NAME");
+            return DetectorRun.Execute(Name, DetectorCatalog.CreateAll(), arguments, io);
+        }
         if (arguments.Positionals.Count != 1)
             throw new UsageException("attach needs one process id: diagext attach <pid>");
         ParsedArguments asPid = arguments.With(CommonOptions.Pid.Name, arguments.Positionals[0], []);

@@ -1,3 +1,4 @@
+using DiagExt.Cli.CommandLine;
 using DiagExt.Core.Analysis;
 using DiagExt.Core.Detectors.CtorOrder;
 
@@ -10,10 +11,15 @@ public static class CommandCatalog
 
     public static ICommand? Find(string name) => All.FirstOrDefault(c => c.Name == name);
 
+    /// <summary>The one answer to a name that is no command, whether typed alone or after 'help'.</summary>
+    public static UsageException Unknown(string name) =>
+        new($"unknown command '{name}'{Suggestion.For(name, All.Select(c => c.Name))}");
+
     private static IReadOnlyList<ICommand> Create()
     {
         var commands = new List<ICommand> { new AnalyzeCommand(), new AttachCommand() };
         commands.AddRange(DetectorCatalog.CreateAll().Select(d => d.Name == CtorOrderDetector.CommandName ? (ICommand)new CtorOrderCommand(d) : new DetectorCommand(d)));
+        commands.Add(new PsCommand());
         commands.Add(new HelpCommand(() => All));
         commands.Add(new VersionCommand());
         return commands;

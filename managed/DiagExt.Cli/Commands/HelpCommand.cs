@@ -26,10 +26,12 @@ public sealed class HelpCommand(Func<IReadOnlyList<ICommand>> commands) : IComma
             return ExitCode.NothingFound;
         }
         string name = arguments.Positionals[0];
-        ICommand command = commands().FirstOrDefault(c => c.Name == name) ?? throw new UsageException($"no command '{name}'");
+        ICommand command = commands().FirstOrDefault(c => c.Name == name) ?? throw CommandCatalog.Unknown(name);
         io.Out.Write(For(command));
         return ExitCode.NothingFound;
     }
+
+    private const string ExitCodes = "exit codes: 0 nothing found, 1 hazards found, 2 usage or input error, 130 cancelled by Ctrl+C, 143 by SIGTERM.";
 
     public static string Overview(IReadOnlyList<ICommand> commands)
     {
@@ -43,7 +45,7 @@ public sealed class HelpCommand(Func<IReadOnlyList<ICommand>> commands) : IComma
         foreach (ICommand c in commands)
             sb.AppendLine($"  {c.Name.PadRight(width)}  {c.Summary}");
         sb.AppendLine();
-        sb.AppendLine("exit codes: 0 nothing found, 1 hazards found, 2 usage or input error.");
+        sb.AppendLine(ExitCodes);
         sb.AppendLine("'diagext help <command>' shows a command's options.");
         return sb.ToString();
     }
@@ -63,7 +65,7 @@ public sealed class HelpCommand(Func<IReadOnlyList<ICommand>> commands) : IComma
                 sb.AppendLine($"  {Label(o).PadRight(width)}  {o.Help}");
         }
         sb.AppendLine();
-        sb.AppendLine("exit codes: 0 nothing found, 1 hazards found, 2 usage or input error.");
+        sb.AppendLine(ExitCodes);
         return sb.ToString();
     }
 
@@ -71,5 +73,5 @@ public sealed class HelpCommand(Func<IReadOnlyList<ICommand>> commands) : IComma
     public static string AsDml(string text) =>
         string.Concat(text.Split('\n').Select((line, i) => (i > 0 ? "\n" : "") + DmlEscaper.Escape(line.TrimEnd('\r'))));
 
-    private static string Label(OptionSpec o) => o.Alias is null ? o.Usage : $"{o.Alias}, {o.Usage}";
+    private static string Label(OptionSpec o) => o.Aliases is null ? o.Usage : $"{string.Join(", ", o.Aliases)}, {o.Usage}";
 }

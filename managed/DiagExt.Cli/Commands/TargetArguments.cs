@@ -17,7 +17,14 @@ public static class TargetArguments
         int? threads = arguments.IntValue(CommonOptions.Threads.Name);
         if (threads is < 1)
             throw new UsageException($"--threads {threads}: give at least 1");
-        var options = new TargetOptions { DacPath = arguments.Value(CommonOptions.Dac.Name), Threads = threads, SuspendLiveProcess = !noSuspend };
+        var options = new TargetOptions
+        {
+            DacPath = arguments.Value(CommonOptions.Dac.Name),
+            Symbols = SymbolArguments.Resolve(arguments),
+            SymbolTimeout = SymbolArguments.StallTimeout(arguments),
+            Threads = threads,
+            SuspendLiveProcess = !noSuspend,
+        };
         if (pid is not null)
         {
             if (arguments.Positionals.Count > 0)

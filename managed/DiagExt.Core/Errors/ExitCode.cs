@@ -11,4 +11,10 @@ public enum ExitCode
 
     /// <summary>Bad usage or unusable input (missing, truncated or corrupt dump, no DAC, bad option).</summary>
     InputError = 2,
+
+    /// <summary>Cancelled by Ctrl+C (SIGINT): 128 + 2, as shells report a process ended by that signal.</summary>
+    Cancelled = 130,
+
+    /// <summary>Cancelled by SIGTERM (128 + 15): a service manager or a batch parent stopping diagext.</summary>
+    Terminated = 143,
 }

@@ -37,7 +37,7 @@ public sealed record BatchReport(
 
     /// <summary>2 if no dump could be analysed (or none was found, or the batch was cancelled), else 1 if any hazard was found, else 0.</summary>
     public ExitCode ExitCode =>
-        Analysed == 0 || Cancelled ? ExitCode.InputError : Hazards > 0 ? ExitCode.HazardsFound : ExitCode.NothingFound;
+        Cancelled ? ExitCode.Cancelled : Analysed == 0 ? ExitCode.InputError : Hazards > 0 ? ExitCode.HazardsFound : ExitCode.NothingFound;
 
     /// <summary>Every detector named in any report of the batch, in first-seen order: the columns of a summary table.</summary>
     public IReadOnlyList<string> Detectors =>

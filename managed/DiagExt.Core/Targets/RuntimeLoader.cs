@@ -1,23 +1,27 @@
 using System.Runtime.InteropServices;
 using System.Text.RegularExpressions;
 using DiagExt.Core.Native.Elf;
+using DiagExt.Core.Targets.Symbols;
 using Microsoft.Diagnostics.Runtime;
 
 namespace DiagExt.Core.Targets;
 
 /// <summary>
-/// Finds the DAC for the target's runtime without any network: the one beside the runtime the dump names
-/// (when that runtime is on this machine and its build id matches), or the one the user passes.
+/// Finds the DAC for the target's runtime: the one the user passes; the one beside the runtime the dump names
+/// (when that runtime is on this machine and its build id matches); else through the symbol path (caches and
+/// local stores, and a download only when the user gave a server: --symbol-server, --symbol-path or
+/// _NT_SYMBOL_PATH).
 /// </summary>
 internal static partial class RuntimeLoader
 {
-    public static (ClrRuntime? Runtime, RuntimeStatus Status) Load(DataTarget dataTarget, string? dacPath)
+    public static (ClrRuntime? Runtime, RuntimeStatus Status) Load(DataTarget dataTarget, TargetOptions options, CancellationToken cancellation)
     {
+        string? dacPath = options.DacPath;
         if (dataTarget.ClrVersions.Length == 0)
             return (null, RuntimeStatus.NotPresent);
 
         ClrInfo clr = dataTarget.ClrVersions[0];
-        string version = VersionOf(clr);
+        string version = VersionOf(clr, dataTarget.DataReader);
         string flavor = clr.Flavor == ClrFlavor.Desktop ? ".NET Framework" : ".NET";
         OSPlatform target = dataTarget.DataReader.TargetPlatform;
         OSPlatform host = OperatingSystem.IsWindows() ? OSPlatform.Windows : OperatingSystem.IsMacOS() ? OSPlatform.OSX : OSPlatform.Linux;
@@ -31,10 +35,14 @@ internal static partial class RuntimeLoader
             return (null, new RuntimeStatus(RuntimeAvailability.UnsupportedHost, version, flavor,
                 $"{flavor} {version} found, but its DAC runs only on {Describe(target)}: analyse this dump's managed state on {Describe(target)} (native detectors still run here)"));
 
-        string? dac = dacPath ?? FindLocalDac(clr);
+        string? dac = dacPath ?? FindLocalDac(clr, target);
         if (dac is null)
-            return (null, new RuntimeStatus(RuntimeAvailability.DacNotFound, version, flavor,
-                $"{flavor} {version} found, but no matching DAC ({DacFileName(target)}) is on this machine; pass --dac PATH to the DAC of runtime {version} (diagext never downloads it)"));
+        {
+            DacSearch search = DacLocator.Find(clr, target, options.Symbols, options.SymbolTimeout, cancellation);
+            dac = search.File;
+            if (dac is null)
+                return (null, new RuntimeStatus(RuntimeAvailability.DacNotFound, version, flavor, NotFound(flavor, version, DacFileName(target), search, options.Symbols)));
+        }
         if (!File.Exists(dac))
             return (null, new RuntimeStatus(RuntimeAvailability.DacNotFound, version, flavor, $"the DAC passed with --dac does not exist: {dac}"));
 
@@ -53,9 +61,10 @@ internal static partial class RuntimeLoader
 
     /// <summary>
     /// The runtime version as people name it: from the install path (".../Microsoft.NETCore.App/10.0.12/"),
-    /// else from the runtime file's version; .NET Core 2.x/3.x stamp theirs 4.6xx/4.700, which says little alone.
+    /// else from the runtime file's version; .NET Core 2.x/3.x stamp theirs 4.6xx/4.700, which says little alone;
+    /// else (a self-contained app's core) the version the binary stamps into itself.
     /// </summary>
-    private static string VersionOf(ClrInfo clr)
+    private static string VersionOf(ClrInfo clr, IDataReader reader)
     {
         Match m = VersionInPath().Match(clr.ModuleInfo.FileName ?? "");
         if (m.Success)
@@ -64,23 +73,37 @@ internal static partial class RuntimeLoader
         string file = Path.GetFileName(clr.ModuleInfo.FileName ?? "the runtime");
         if (v.Major == 4 && v.Minor >= 600 && clr.Flavor == ClrFlavor.Core)
             return $"Core {(v.Minor >= 700 ? "3.x" : "2.x")} ({file} {v})";
-        return v.Major != 0 ? v.ToString() : "(unknown version)";
+        if (v.Major != 0)
+            return v.ToString();
+        return RuntimeVersionStamp.Read(reader, clr.ModuleInfo) is { } stamp ? $"({file} {stamp})" : "(unknown version)";
     }
 
-    private static string? FindLocalDac(ClrInfo clr)
+    /// <summary>
+    /// The DAC in the folder the dump's runtime ran from, when that folder exists here and holds the same runtime
+    /// build (build id compared). Worked out from the runtime module's path, not from ClrMD's list of debugging
+    /// libraries: ClrMD 4.2 lists only the symbol-store names there.
+    /// </summary>
+    private static string? FindLocalDac(ClrInfo clr, OSPlatform platform)
     {
+        string? runtimePath = clr.ModuleInfo.FileName;
+        if (string.IsNullOrEmpty(runtimePath) || !Path.IsPathRooted(runtimePath) || Path.GetDirectoryName(runtimePath) is not { } folder)
+            return null;
+        string dac = Path.Combine(folder, DacFileName(platform));
+        if (!File.Exists(dac))
+            return null;
         ImmutableBuildId dumpBuildId = new(clr.ModuleInfo.BuildId.IsDefault ? [] : clr.ModuleInfo.BuildId.ToArray());
-        foreach (DebugLibraryInfo library in clr.DebuggingLibraries)
-        {
-            if (library.Kind != DebugLibraryKind.Dac || Path.GetFileName(library.FileName) == library.FileName || !File.Exists(library.FileName))
-                continue;
-            // The dump names the runtime directory it ran from. Only trust the DAC there if the runtime in that
-            // directory on this machine is the same build as the one in the dump.
-            string localRuntime = Path.Combine(Path.GetDirectoryName(library.FileName)!, Path.GetFileName(clr.ModuleInfo.FileName ?? "libcoreclr.so"));
-            if (dumpBuildId.IsEmpty || ElfBuildId.TryRead(localRuntime) is { } local && dumpBuildId.Matches(local))
-                return library.FileName;
-        }
-        return null;
+        return dumpBuildId.IsEmpty || ElfBuildId.TryRead(runtimePath) is { } local && dumpBuildId.Matches(local) ? dac : null;
+    }
+
+    /// <summary>One line saying what was tried and what the user can do: the key and URL a download would use.</summary>
+    private static string NotFound(string flavor, string version, string file, DacSearch search, SymbolPath path)
+    {
+        string start = $"{flavor} {version} found, but no matching DAC ({file}) is on this machine";
+        if (search.Key is null)
+            return $"{start} and {search.Failure}; pass --dac PATH to the DAC of runtime {version}";
+        if (search.Failure is not null)
+            return $"{start}, and the symbol path ({path.Origin}) did not give {search.Key}: {search.Failure}; pass --dac PATH to the DAC of runtime {version}";
+        return $"{start}; pass --dac PATH, or --symbol-server to download it from {new Uri(SymbolPath.MicrosoftServer, search.Key)} (diagext downloads only when asked)";
     }
 
     private static string DacFileName(OSPlatform platform) =>

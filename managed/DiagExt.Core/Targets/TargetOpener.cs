@@ -26,7 +26,7 @@ public static class TargetOpener
         options ??= new TargetOptions();
         source = Resolve(source, options.Limits);
         if (!source.IsPacked)
-            return OpenFile(source.Path, source.DisplayName, options, null);
+            return OpenFile(source.Path, source.DisplayName, options, null, cancellation);
 
         UnpackedDump unpacked;
         using (Stream content = DumpArchives.OpenContent(source))
@@ -36,7 +36,7 @@ public static class TargetOpener
             DumpFormat inner = DumpFormatProbe.Identify(unpacked.Path);
             if (!DumpFormatProbe.IsDump(inner))
                 throw new DiagExtException($"{source.DisplayName}: compressed, but what it holds is not a dump: {DumpFormatProbe.Problem(inner) ?? "another archive"}");
-            return OpenFile(unpacked.Path, source.DisplayName, options, unpacked);
+            return OpenFile(unpacked.Path, source.DisplayName, options, unpacked, cancellation);
         }
         catch
         {
@@ -69,7 +69,7 @@ public static class TargetOpener
 
         try
         {
-            (ClrRuntime? runtime, RuntimeStatus status) = RuntimeLoader.Load(dataTarget, options.DacPath);
+            (ClrRuntime? runtime, RuntimeStatus status) = RuntimeLoader.Load(dataTarget, options, cancellation);
             if (status.Availability == RuntimeAvailability.NotPresent)
                 status = status with { Problem = "not a .NET process: no .NET runtime is loaded in it" };
             return new Target($"process {pid}", TargetKind.LiveProcess, dataTarget, runtime, status, times, null, options, hold is null ? null : hold.Dispose);
@@ -97,7 +97,7 @@ public static class TargetOpener
         UnpackedDump dump = CreateDumpSnapshot.Take(pid, cancellation);
         try
         {
-            return OpenFile(dump.Path, $"process {pid} (createdump snapshot)", options, dump);
+            return OpenFile(dump.Path, $"process {pid} (createdump snapshot)", options, dump, cancellation);
         }
         catch
         {
@@ -116,7 +116,7 @@ public static class TargetOpener
             throw new DiagExtException($"process {pid}: no such process");
     }
 
-    private static Target OpenFile(string path, string name, TargetOptions options, IDisposable? owner)
+    private static Target OpenFile(string path, string name, TargetOptions options, IDisposable? owner, CancellationToken cancellation)
     {
         DumpFormat format = Identify(path, name);
         MinidumpFile? minidump = null;
@@ -140,7 +140,7 @@ public static class TargetOpener
             }
 
             dataTarget = DataTarget.LoadDump(path, ClrMdOptions(options));
-            (ClrRuntime? runtime, RuntimeStatus status) = RuntimeLoader.Load(dataTarget, options.DacPath);
+            (ClrRuntime? runtime, RuntimeStatus status) = RuntimeLoader.Load(dataTarget, options, cancellation);
             var kind = format == DumpFormat.WindowsMinidump ? TargetKind.WindowsMinidump : TargetKind.ElfCore;
             return new Target(name, kind, dataTarget, runtime, status, times, minidump, options, owner is null ? null : owner.Dispose, core);
         }
@@ -207,7 +207,7 @@ public static class TargetOpener
 
     private static DataTargetOptions ClrMdOptions(TargetOptions options) => new()
     {
-        // No symbol server: DiagExt never downloads anything unasked.
+        // No symbol server for ClrMD: a DAC is downloaded, only when asked, by Targets/Symbols.
         SymbolPaths = [],
         Limits = new DataTargetLimits
         {

@@ -1,11 +1,18 @@
+using DiagExt.Core.Targets.Symbols;
 
 namespace DiagExt.Core.Targets;
 
-/// <summary>How to open a target. DiagExt never downloads anything: a DAC comes from beside the runtime or from <see cref="DacPath"/>.</summary>
+/// <summary>How to open a target. A DAC comes from <see cref="DacPath"/>, from beside the runtime, or through <see cref="Symbols"/>; nothing is downloaded unless that path names a server.</summary>
 public sealed record TargetOptions
 {
     /// <summary>An explicit DAC (libmscordaccore.so / mscordaccore.dll) for the target's runtime.</summary>
     public string? DacPath { get; init; }
+
+    /// <summary>Where to look for a DAC that is not beside an installed runtime; downloads only from the servers it names.</summary>
+    public SymbolPath Symbols { get; init; } = SymbolPath.Empty;
+
+    /// <summary>How long a symbol server may stay silent (connecting, answering, sending) before the download is given up.</summary>
+    public TimeSpan SymbolTimeout { get; init; } = TimeSpan.FromSeconds(30);
 
     public Limits Limits { get; init; } = Limits.Default;
 

@@ -48,10 +48,10 @@ public class BatchReportTests
     }
 
     [Test]
-    public void Exit_code_2_when_nothing_could_be_analysed_or_the_batch_was_cancelled()
+    public void Exit_code_2_when_nothing_could_be_analysed_and_130_when_the_batch_was_cancelled()
     {
         Assert.That(Batch(Failed("a"), Failed("b")).ExitCode, Is.EqualTo(ExitCode.InputError));
-        Assert.That((Batch(Analysed("a", FindingSeverity.Hazard)) with { Cancelled = true }).ExitCode, Is.EqualTo(ExitCode.InputError));
+        Assert.That((Batch(Analysed("a", FindingSeverity.Hazard)) with { Cancelled = true }).ExitCode, Is.EqualTo(ExitCode.Cancelled));
     }
 
     [Test]

@@ -13,7 +13,7 @@ public class HelpTests
         Assert.That(result.ExitCode, Is.EqualTo(0));
         foreach (ICommand command in CommandCatalog.All)
             Assert.That(result.Stdout, Does.Contain(command.Name));
-        Assert.That(result.Stdout, Does.Contain("0 nothing found, 1 hazards found, 2 usage or input error"));
+        Assert.That(result.Stdout, Does.Contain("0 nothing found, 1 hazards found, 2 usage or input error, 130 cancelled by Ctrl+C, 143 by SIGTERM"));
     }
 
     [Test]
@@ -42,5 +42,28 @@ public class HelpTests
         Diagext.Result result = Diagext.Run();
         Assert.That(result.ExitCode, Is.EqualTo(2));
         Assert.That(result.Stderr, Does.Contain("commands:"));
+    }
+
+    [Test]
+    public void An_unknown_command_gets_the_same_answer_alone_and_after_help()
+    {
+        Diagext.Result alone = Diagext.Run("bogus"), afterHelp = Diagext.Run("help", "bogus");
+
+        Assert.That(alone.ExitCode, Is.EqualTo(2));
+        Assert.That(afterHelp.ExitCode, Is.EqualTo(2));
+        Assert.That(afterHelp.Stderr, Is.EqualTo(alone.Stderr));
+        Assert.That(alone.Stderr.Trim(), Is.EqualTo("diagext: unknown command 'bogus' (see 'diagext help')"));
+    }
+
+    [TestCase(new[] { "analyz", "x.core" }, "unknown command 'analyz'; did you mean 'analyze'?")]
+    [TestCase(new[] { "help", "dictcyle" }, "unknown command 'dictcyle'; did you mean 'dictcycle'?")]
+    [TestCase(new[] { "analyze", "x.core", "--jsno" }, "unknown option '--jsno'; did you mean '--json'?")]
+    [TestCase(new[] { "dictcycle", "x.core", "--symbol-sever" }, "unknown option '--symbol-sever'; did you mean '--symbol-server'?")]
+    public void A_typo_gets_the_closest_name(string[] args, string message)
+    {
+        Diagext.Result result = Diagext.Run(args);
+
+        Assert.That(result.ExitCode, Is.EqualTo(2));
+        Assert.That(result.Stderr.Trim(), Is.EqualTo($"diagext: {message} (see 'diagext help')"));
     }
 }

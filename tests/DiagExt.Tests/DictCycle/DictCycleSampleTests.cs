@@ -71,7 +71,7 @@ public class DictCycleSampleTests
     internal static int[] ReadNexts(string dump, ulong address)
     {
         using DataTarget dt = DataTarget.LoadDump(dump, new DataTargetOptions { SymbolPaths = [] });
-        using ClrRuntime runtime = dt.ClrVersions[0].CreateRuntime();
+        using ClrRuntime runtime = DumpRuntime.Open(dt);
         ClrObject obj = runtime.Heap.GetObject(address);
         ClrArray entries = obj.ReadObjectField(obj.Type!.GetFieldByName("_entries") is null ? "_slots" : "_entries").AsArray();
         var nexts = new int[entries.Length];

@@ -29,7 +29,7 @@ public class MissingDacTests
         Assert.That(missing.Stderr, Does.Contain(".NET Core 3.x (libcoreclr.so 4.700."));
         Assert.That(missing.Stderr, Does.Contain("no matching DAC (libmscordaccore.so)"));
         Assert.That(missing.Stderr, Does.Contain("--dac PATH"));
-        Assert.That(missing.Stderr, Does.Contain("never downloads"));
+        Assert.That(missing.Stderr, Does.Contain("--symbol-server").And.Contain("downloads only when asked"));
 
         Diagext.Result withDac = Diagext.Run("dictcycle", dump, "--dac", dac, "--json");
         Assert.That(withDac.ExitCode, Is.EqualTo(1), withDac.Stderr);

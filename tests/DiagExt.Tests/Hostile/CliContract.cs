@@ -12,8 +12,13 @@ internal static class CliContract
     public static void AssertAnswered(int exitCode, string stdout, string stderr, string what)
     {
         string context = $"{what}: exit {exitCode}\nstdout: {Cut(stdout)}\nstderr: {Cut(stderr)}";
-        Assert.That(exitCode, Is.AnyOf(0, 1, 2), context);
+        Assert.That(exitCode, Is.AnyOf(0, 1, 2, 130, 143), context);
         Assert.That(stderr, Does.Not.Contain("internal error").And.Not.Contain("   at ").And.Not.Contain("Unhandled"), context);
+        if (exitCode is 130 or 143)
+        {
+            Assert.That(stderr.TrimEnd().Split('\n')[^1], Does.StartWith("diagext: "), context);
+            return;
+        }
         if (exitCode == 2)
         {
             string[] lines = stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries);

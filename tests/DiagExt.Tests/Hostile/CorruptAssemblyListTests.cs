@@ -40,7 +40,7 @@ public class CorruptAssemblyListTests
     private static ulong FirstAssemblyListEntry(string core)
     {
         using DataTarget dataTarget = DataTarget.LoadDump(core, new DataTargetOptions { SymbolPaths = [] });
-        using ClrRuntime runtime = dataTarget.ClrVersions.Single().CreateRuntime();
+        using ClrRuntime runtime = DumpRuntime.Open(dataTarget);
         IDataReader memory = dataTarget.DataReader;
         var modules = runtime.EnumerateModules().Select(m => m.Address).ToHashSet();
         ulong Read(ulong address) => memory.ReadPointer(address, out ulong value) ? value : 0;

@@ -135,7 +135,8 @@ public class AttachTests
         }
         Assert.That(result.ExitCode, Is.EqualTo(2), result.Stdout + result.Stderr);
         Assert.That(result.Stderr.Trim(), Does.StartWith($"diagext: process {_corrupt.Pid}: not permitted"));
-        Assert.That(result.Stderr, Does.Contain("run diagext as the process's user or as root"));
+        // The advice fits this case: both uids named (not "run as root" to a root that already is).
+        Assert.That(result.Stderr, Does.Contain("it runs as uid 0 and diagext as uid 65534: run diagext as that user or as root"));
         AssertRunsFreely(_corrupt.Pid);
     }
 }

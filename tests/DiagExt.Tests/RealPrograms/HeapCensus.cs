@@ -1,3 +1,4 @@
+using DiagExt.Tests.Infrastructure;
 using Microsoft.Diagnostics.Runtime;
 
 namespace DiagExt.Tests.RealPrograms;
@@ -19,7 +20,7 @@ public sealed record HeapCensus(HeapCensus.Kind Dictionaries, HeapCensus.Kind Ha
     public static HeapCensus Of(string dump)
     {
         using DataTarget target = DataTarget.LoadDump(dump, new DataTargetOptions { SymbolPaths = [] });
-        using ClrRuntime runtime = target.ClrVersions[0].CreateRuntime();
+        using ClrRuntime runtime = DumpRuntime.Open(target);
         var dictionaries = new Kind(0, 0, "");
         var hashSets = new Kind(0, 0, "");
         foreach (ClrObject obj in runtime.Heap.EnumerateObjects())

@@ -34,7 +34,7 @@ public class HelperFailureTests
 
         // Ctrl+Break is pressed 3 s into the last command, the one that would otherwise wait ten minutes.
         _session = EngineHost.OpenDump(_spacedDump,
-            [_load, "!dictcycle --fake=echo \"two words\" x", "!analyze --fake=garbage", "!analyze --fake=crash",
+            [_load, "!dictcycle --fake=echo \"two words\" x", SymbolPath, "!dictcycle --fake=env", "!analyze --fake=garbage", "!analyze --fake=crash",
              "!analyze --fake=silent", "!analyze --fake=exit3", "!analyze --fake=sleep"],
             new EngineHost.Options { InterruptAfter = TimeSpan.FromSeconds(3) });
     }
@@ -51,6 +51,17 @@ public class HelperFailureTests
             "D|arg|--fake=echo",
             "D|arg|two words",
             "D|arg|x",
+        }), _session.Raw);
+    }
+
+    private const string SymbolPath = @".sympath srv*C:\symbols*http://127.0.0.1:9/store/";
+
+    [Test]
+    public void The_helper_gets_the_debuggers_symbol_path_to_find_a_DAC_with()
+    {
+        Assert.That(_session["!dictcycle --fake=env"].NonEmpty.Select(l => l.ToString()), Is.EqualTo(new[]
+        {
+            @"D|env|_NT_SYMBOL_PATH=srv*C:\symbols*http://127.0.0.1:9/store/",
         }), _session.Raw);
     }
 
@@ -108,7 +119,7 @@ public class HelperFailureTests
 
     [Test]
     public void The_session_goes_on_after_every_failure() =>
-        Assert.That(_session.Commands, Has.Count.EqualTo(7), _session.Raw);
+        Assert.That(_session.Commands, Has.Count.EqualTo(9), _session.Raw);
 
     [Test]
     public void A_missing_helper_is_one_line_naming_where_it_was_looked_for()

@@ -158,21 +158,8 @@ internal sealed class LinuxThreadFreezer : IDisposable
                 yield return tid;
     }
 
-    private string NotPermitted()
-    {
-        string tracer = "";
-        try
-        {
-            string? line = File.ReadLines($"/proc/{_pid}/status").FirstOrDefault(l => l.StartsWith("TracerPid:", StringComparison.Ordinal));
-            if (line is not null && int.TryParse(line["TracerPid:".Length..].Trim(), out int tracerPid) && tracerPid != 0)
-                tracer = $"; process {tracerPid} is already tracing it (a debugger?)";
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-        {
-        }
-        return $"process {_pid}: not permitted to attach (ptrace: operation not permitted{tracer}); run diagext as the process's user or as root, " +
-            "or allow ptrace (sysctl kernel.yama.ptrace_scope=0, or CAP_SYS_PTRACE in a container)";
-    }
+    private string NotPermitted() =>
+        $"process {_pid}: not permitted to attach (ptrace: operation not permitted); {PtraceAdvice.For(_pid)}";
 
     public void Dispose()
     {

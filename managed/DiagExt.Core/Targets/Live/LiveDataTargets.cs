@@ -45,7 +45,9 @@ internal static class LiveDataTargets
             return e.Message;
         string message = e.Message.ReplaceLineEndings(" ");
         if (e is UnauthorizedAccessException || message.Contains("permission", StringComparison.OrdinalIgnoreCase) || message.Contains("EPERM", StringComparison.Ordinal))
-            return $"process {pid}: not permitted to attach ({message}); run diagext as the process's user or as an administrator/root";
+            return OperatingSystem.IsLinux()
+                ? $"process {pid}: not permitted to attach ({message}); {PtraceAdvice.For(pid)}"
+                : $"process {pid}: not permitted to attach ({message}); run diagext as the process's user or as an administrator";
         if (e is ArgumentException || message.Contains("not running", StringComparison.OrdinalIgnoreCase) || message.Contains("No such process", StringComparison.OrdinalIgnoreCase))
             return $"process {pid}: no such process";
         return $"process {pid}: cannot attach: {message}";

@@ -35,7 +35,7 @@ internal sealed class WcfCore
     {
         Path = path;
         Base = DataTarget.LoadDump(path);
-        (ClrRuntime? runtime, _) = RuntimeLoader.Load(Base, null);
+        (ClrRuntime? runtime, _) = RuntimeLoader.Load(Base, new TargetOptions(), CancellationToken.None);
         if (runtime is null)
             return;
         var objects = new List<(ulong, byte[])>();

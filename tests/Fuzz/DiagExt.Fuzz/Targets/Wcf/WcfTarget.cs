@@ -58,7 +58,7 @@ public sealed class WcfTarget : IFuzzTarget
             return "no-core";
         var chunks = HeapChunkCodec.Decode(input).Select(c => c.Chunk).ToList();
         var dataTarget = new DataTarget(new OverlayReader(core.Base.DataReader, chunks), new DataTargetOptions());
-        (ClrRuntime? runtime, RuntimeStatus status) = RuntimeLoader.Load(dataTarget, null);
+        (ClrRuntime? runtime, RuntimeStatus status) = RuntimeLoader.Load(dataTarget, new TargetOptions(), CancellationToken.None);
         using var target = new Target("fuzzed WCF core", TargetKind.ElfCore, dataTarget, runtime, status,
             ThreadTimes.Unavailable("not read by the fuzzer"), null, new TargetOptions { Threads = 1 });
         AnalysisReport report = Analyzer.Run(target, [new WcfHangDetector()]);

@@ -1,0 +1,17 @@
+using DiagExt.Core.Targets;
+using Microsoft.Diagnostics.Runtime;
+
+namespace DiagExt.Tests.Infrastructure;
+
+/// <summary>
+/// A ClrRuntime for tests that read a dump with ClrMD directly (ground truth beside diagext's answer), with the
+/// DAC found as diagext finds it: ClrMD 4.2's CreateRuntime() no longer looks beside the dump's runtime.
+/// </summary>
+public static class DumpRuntime
+{
+    public static ClrRuntime Open(DataTarget dataTarget)
+    {
+        (ClrRuntime? runtime, RuntimeStatus status) = RuntimeLoader.Load(dataTarget, new TargetOptions(), CancellationToken.None);
+        return runtime ?? throw new InvalidOperationException($"no runtime for the test's ground truth: {status.Problem}");
+    }
+}

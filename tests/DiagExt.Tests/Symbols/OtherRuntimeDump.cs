@@ -1,0 +1,64 @@
+using DiagExt.Core.Native.Elf;
+using DiagExt.Tests.Infrastructure;
+
+namespace DiagExt.Tests.Symbols;
+
+/// <summary>
+/// The DictCycle sample published self-contained for .NET 8 (the runtime pack NuGet serves), run, dumped with
+/// its own createdump, and its folder then removed: the dump names a runtime that is nowhere on this machine, so
+/// its DAC can come only from --dac or a symbol server. The DAC is kept aside in a folder in the symbol-store
+/// layout, filed under the key written here from the published libcoreclr.so's build id (not by diagext's code).
+/// </summary>
+public static class OtherRuntimeDump
+{
+    public const string RuntimeVersion = "8.0.33";
+
+    private static readonly Lazy<(string Dump, string Store, string Key)> Made = new(Make);
+
+    public static string Dump => Made.Value.Dump;
+
+    /// <summary>A folder holding the DAC at <see cref="Key"/>, as a symbol server's store does.</summary>
+    public static string Store => Made.Value.Store;
+
+    public static string Key => Made.Value.Key;
+
+    private static (string, string, string) Make()
+    {
+        string work = Path.Combine(Repo.WorkDirectory, "dictcycle-net8");
+        string bin = Path.Combine(work, "bin");
+        string obj = Path.Combine(work, "obj") + "/";
+        if (Directory.Exists(bin))
+            Directory.Delete(bin, recursive: true);
+        string[] properties =
+        [
+            "-r", "linux-x64", "-p:SelfContained=true", "-p:TargetFramework=net8.0", $"-p:RuntimeFrameworkVersion={RuntimeVersion}",
+            $"-p:BaseIntermediateOutputPath={obj}", $"-p:MSBuildProjectExtensionsPath={obj}", "--nologo", "-v", "q",
+        ];
+        // Restore apart: a publish that restores with a TargetFramework override writes assets without it.
+        Check("restore", ProcessRunner.Run("dotnet", ["restore", Repo.Sample("DictCycle"), .. properties], TimeSpan.FromMinutes(10)));
+        Check("publish", ProcessRunner.Run("dotnet", ["publish", Repo.Sample("DictCycle"), "-c", "Release", "--no-restore", "-o", bin, .. properties], TimeSpan.FromMinutes(10)));
+
+        string dump = Path.Combine(Repo.WorkDirectory, "dumps", "dictcycle-net8.core");
+        Directory.CreateDirectory(Path.GetDirectoryName(dump)!);
+        File.Delete(dump);
+        using (SampleProcess process = SampleProcess.StartAndWaitReady(Path.Combine(bin, "DictCycle"), [], TimeSpan.FromMinutes(2)))
+            Check("createdump", ProcessRunner.Run(Path.Combine(bin, "createdump"), ["-u", "-f", dump, process.Pid.ToString()], TimeSpan.FromMinutes(2)));
+
+        byte[] buildId = ElfBuildId.TryRead(Path.Combine(bin, "libcoreclr.so")) ?? throw new InvalidOperationException("the published libcoreclr.so has no build id");
+        string key = $"libmscordaccore.so/elf-buildid-coreclr-{Convert.ToHexStringLower(buildId)}/libmscordaccore.so";
+        string store = Path.Combine(work, "store");
+        if (Directory.Exists(store))
+            Directory.Delete(store, recursive: true);
+        string filed = Path.Combine(store, key);
+        Directory.CreateDirectory(Path.GetDirectoryName(filed)!);
+        File.Copy(Path.Combine(bin, "libmscordaccore.so"), filed);
+        Directory.Delete(bin, recursive: true);
+        return (dump, store, key);
+    }
+
+    private static void Check(string step, ProcessRunner.Result result)
+    {
+        if (result.ExitCode != 0)
+            throw new InvalidOperationException($"{step} for the .NET {RuntimeVersion} DictCycle failed:\n{result.Stdout}\n{result.Stderr}");
+    }
+}
