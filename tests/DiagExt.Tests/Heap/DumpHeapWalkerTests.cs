@@ -51,7 +51,8 @@ public class DumpHeapWalkerTests
         Assert.That(own.Count, Is.EqualTo(clrmd.Count));
         Assert.That(own.Objects, Is.EqualTo(clrmd.Objects));
         Assert.That(own.Damage, Is.Empty);
-        Assert.That(own.Objects, Has.Count.GreaterThan(10_000));
+        // A sanity floor, not the dump's size: a DictCycle core that corrupted early holds some 8,000 objects.
+        Assert.That(own.Objects, Has.Count.GreaterThan(1_000));
     }
 
     private sealed record Walk(long Count, List<(ulong Address, ulong MethodTable)> Objects, IReadOnlyList<string> Damage);
