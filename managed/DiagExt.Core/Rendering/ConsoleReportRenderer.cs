@@ -65,12 +65,14 @@ public sealed class ConsoleReportRenderer(IMarkupStyle style)
         }
     }
 
+    private static string Count(int n, string one, string many) => string.Create(Invariant, $"{n:N0} {(n == 1 ? one : many)}");
+
     private static string Header(ReportSubject subject, long? heapObjects)
     {
         if (subject is AssemblyScanSummary scan)
-            return string.Create(Invariant, $"{scan.Assemblies:N0} assemblies scanned from {scan.Files:N0} files ({scan.Inputs})") +
-                   (scan.NativeFilesSkipped > 0 ? string.Create(Invariant, $", {scan.NativeFilesSkipped:N0} native files skipped") : "") +
-                   string.Create(Invariant, $", {scan.MethodsAnalysed:N0} methods analysed");
+            return $"{Count(scan.Assemblies, "assembly", "assemblies")} scanned from {Count(scan.Files, "file", "files")} ({scan.Inputs})" +
+                   (scan.NativeFilesSkipped > 0 ? $", {Count(scan.NativeFilesSkipped, "native file", "native files")} skipped" : "") +
+                   $", {Count(scan.MethodsAnalysed, "method", "methods")} analysed";
         var target = (TargetSummary)subject;
         string kind = target.Kind switch
         {

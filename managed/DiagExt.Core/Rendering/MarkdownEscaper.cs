@@ -7,7 +7,9 @@ namespace DiagExt.Core.Rendering;
 /// open no emphasis, link, image, HTML tag, code span, strikethrough or table cell, and cannot start a
 /// block (list, heading, quote) where it begins a line or list item. "://" and "www." are broken up so
 /// a dump cannot plant a clickable link. Line breaks and control characters become visible \u escapes.
-/// Characters that are harmless mid-line ('.', '-', '(') are left alone so the file stays readable.
+/// Characters that are harmless mid-line ('.', '-', '(') are left alone so the file stays readable, and so is the
+/// '.' of a leading number that cannot open a list (CommonMark needs a space or the line's end after "1."):
+/// versions and times ("0.1.0", "3.8s") read as written.
 /// </summary>
 public static class MarkdownEscaper
 {
@@ -33,7 +35,7 @@ public static class MarkdownEscaper
                 sb.Append("&amp;");
             else if (AlwaysEscaped.Contains(c)
                 || (i == 0 && c is '-' or '+' or '#' or '=')
-                || (i == leadingDigits && i > 0 && c is '.' or ')')
+                || (i == leadingDigits && i > 0 && c is '.' or ')' && (i + 1 == clean.Length || clean[i + 1] is ' ' or '\t'))
                 || (c == ':' && clean.AsSpan(i + 1).StartsWith("//"))
                 || (c == '.' && i >= 3 && clean.AsSpan(i - 3, 3).Equals("www", StringComparison.OrdinalIgnoreCase)))
                 sb.Append('\\').Append(c);

@@ -77,6 +77,10 @@ public class ReportEscapingTests
     [TestCase("# title", "\\# title")]
     [TestCase("a_b", "a\\_b")]
     [TestCase("plain text, 3.5 (ok)", "plain text, 3.5 (ok)")]
+    [TestCase("0.1.0", "0.1.0")]
+    [TestCase("3.8s", "3.8s")]
+    [TestCase("1. item", "1\\. item")]
+    [TestCase("12)", "12\\)")]
     public void Markdown_escaper(string input, string expected) => Assert.That(MarkdownEscaper.Escape(input), Is.EqualTo(expected));
 
     [Test]

@@ -52,8 +52,6 @@ internal static class DictCycleFindingBuilder
                 (thrown.Count > 0 ? " (the exceptions above say what it did to its callers)" : "")));
         if (threads.Threads.Count == 0 && holder is null)
             evidence.Add(Markup.Text("note: no static field and no thread references it: it may be garbage awaiting collection, but it still proves unsynchronised writers"));
-        if (!target.ThreadTimes.Available && threads.Threads.Count > 0)
-            evidence.Add(Markup.Text(target.ThreadTimes.UnavailableReason!));
 
         string threadText = threads.Threads.Count switch
         {

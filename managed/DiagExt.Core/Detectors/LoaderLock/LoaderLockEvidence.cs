@@ -58,9 +58,10 @@ internal static class LoaderLockEvidence
         if (owner.WaitsFor is { } cs)
             lines.Add(Markup.Line().Text("  waits to enter critical section ").Native(cs.Address).Text(" held by thread ").Thread((uint)cs.OwningThread)
                 .Text($" (RecursionCount {cs.RecursionCount}, LockCount {cs.LockCount}: {cs.LockCountMeaning})"));
-        // The times themselves are on the owner's thread line; here only why there are none.
-        if (c.OwnerCpu is null)
-            lines.Add(Markup.Text($"  CPU: {c.CpuUnavailable ?? "not recorded for this thread"}"));
+        // The times themselves are on the owner's thread line. A dump without any says so once, on the report's
+        // last line; here only a thread the dump's times leave out.
+        if (c.OwnerCpu is null && c.CpuUnavailable is null)
+            lines.Add(Markup.Text("  CPU: not recorded for this thread"));
     }
 
     private static string FramesNote(LoaderLockCase c)
