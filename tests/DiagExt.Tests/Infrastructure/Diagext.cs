@@ -20,6 +20,8 @@ public static class Diagext
         var stdout = new StringWriter();
         var stderr = new StringWriter();
         int code = CommandLineApp.Run(args, new CommandIo(stdout, stderr, CancellationToken.None));
+        if (ReportSchema.IsReport(stdout.ToString()))
+            ReportSchema.AssertValid(stdout.ToString(), $"diagext {string.Join(' ', args)}");
         AssertReadsBack(stdout.ToString());
         return new Result(code, stdout.ToString(), stderr.ToString());
     }
