@@ -7,9 +7,10 @@
 # artifacts/afl/TARGET/bin and instruments that copy's DiagExt.Core.dll (never the build output other projects use),
 # exports the runner's seeds and tokens, runs afl-fuzz for SECONDS, prints its numbers (and appends them to
 # artifacts/afl/campaigns.tsv), and minimises every crash and hang with afl-tmin into tests/Fuzz/corpus/TARGET/,
-# which the suite replays. Exit code: 0 nothing found, 1 crashes or hangs found, 2 usage or setup error.
+# which the suite replays. Exit code: 0 nothing found, 1 crashes or hangs found, 2 usage or setup error, 3 AFL++
+# is missing and cannot be installed.
 #
-# Environment: AFL_TIMEOUT_MS (per input, default 10000 as the runner's watchdog; wcf 20000), AFL_SKIP_BUILD=1
+# Environment: AFL_WORK (instead of artifacts/afl), AFL_FINDINGS_DIR (instead of tests/Fuzz/corpus/TARGET), AFL_TIMEOUT_MS (per input, default 10000 as the runner's watchdog; wcf 20000), AFL_SKIP_BUILD=1
 # (reuse the harness build), AFL_HARNESS_OUT (a copy of its output to use instead), AFL_NO_TMIN=1, SHARPFUZZ (the
 # tool's path).
 set -euo pipefail
@@ -29,11 +30,11 @@ if [[ "$TARGET" == all ]]; then
 fi
 [[ " ${TARGETS[*]} " == *" $TARGET "* ]] || usage
 
-as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
+as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo -n "$@"; fi; }
 
 if ! command -v afl-fuzz >/dev/null; then
     echo "installing AFL++ (apt)" >&2
-    as_root apt-get install -y afl++ >/dev/null || { echo "error: AFL++ could not be installed (apt-get install afl++)" >&2; exit 2; }
+    as_root apt-get install -y afl++ >/dev/null || { echo "error: AFL++ could not be installed (apt-get install afl++)" >&2; exit 3; }
 fi
 SHARPFUZZ="${SHARPFUZZ:-$(command -v sharpfuzz || echo "$ROOT/artifacts/afl/tools/sharpfuzz")}"
 if [[ ! -x "$SHARPFUZZ" ]]; then
@@ -49,7 +50,9 @@ if [[ "${AFL_SKIP_BUILD:-}" != 1 ]]; then
         || { echo "error: building DiagExt.AflHarness failed" >&2; exit 2; }
 fi
 
-WORK="$ROOT/artifacts/afl/$TARGET"
+AFL_WORK="${AFL_WORK:-$ROOT/artifacts/afl}"
+WORK="$AFL_WORK/$TARGET"
+FINDINGS="${AFL_FINDINGS_DIR:-$ROOT/tests/Fuzz/corpus/$TARGET}"
 BIN="$WORK/bin"
 rm -rf "$BIN" "$WORK/seeds" "$WORK/out"
 mkdir -p "$WORK"
@@ -58,8 +61,7 @@ cp -r "$HARNESS_OUT" "$BIN"
 HARNESS=(dotnet "$BIN/DiagExt.AflHarness.dll" fuzz "$TARGET")
 
 cd "$ROOT" # the harness finds seeds and the corpus from here
-dotnet "$BIN/DiagExt.AflHarness.dll" seeds "$TARGET" "$WORK/seeds"
-dotnet "$BIN/DiagExt.AflHarness.dll" dict "$TARGET" "$WORK/tokens.dict"
+dotnet "$BIN/DiagExt.AflHarness.dll" prepare "$TARGET" "$WORK"
 if [[ -z "$(ls -A "$WORK/seeds")" ]]; then
     echo "error: no seeds for $TARGET (wcf needs artifacts/test-work/dumps/wcfhang-apm.core, which the suite makes)" >&2
     exit 2
@@ -86,7 +88,7 @@ printf '%-10s %8s %12s %10s %8s %8s %10s %8s %6s  load %s -> %s\n' "$TARGET" "$(
     "$(field edges_found)" "$(field bitmap_cvg)" "$(field stability)" "$(field saved_crashes)" "$(field saved_hangs)" "$LOAD_BEFORE" "$LOAD_AFTER"
 printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$TARGET" "$(field run_time)" "$(field execs_done)" "$(field execs_per_sec)" \
     "$(field edges_found)" "$(field bitmap_cvg)" "$(field stability)" "$(field saved_crashes)" "$(field saved_hangs)" "$LOAD_BEFORE" "$LOAD_AFTER" \
-    >>"$ROOT/artifacts/afl/campaigns.tsv"
+    >>"$AFL_WORK/campaigns.tsv"
 
 found=0
 for f in "$WORK"/out/default/crashes/id:* "$WORK"/out/default/hangs/id:*; do
@@ -94,7 +96,7 @@ for f in "$WORK"/out/default/crashes/id:* "$WORK"/out/default/hangs/id:*; do
     found=1
     kind="$(basename "$(dirname "$f")")"
     id="$(basename "$f" | sed 's/^id:\([0-9]*\).*/\1/')"
-    out="$ROOT/tests/Fuzz/corpus/$TARGET/afl-$kind-$id-$(sha256sum "$f" | cut -c1-8).bin"
+    out="$FINDINGS/afl-$kind-$id-$(sha256sum "$f" | cut -c1-8).bin"
     mkdir -p "$(dirname "$out")"
     if [[ "${AFL_NO_TMIN:-}" == 1 ]] || ! nice -n 10 afl-tmin -i "$f" -o "$out" -t "$TIMEOUT_MS" -m none -- "${HARNESS[@]}" >"$WORK/afl-tmin.log" 2>&1; then
         cp "$f" "$out" # afl-tmin failed or was not wanted: keep the input as found

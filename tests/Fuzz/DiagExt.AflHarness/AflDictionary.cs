@@ -11,7 +11,6 @@ public static class AflDictionary
 
     public static string Write(IFuzzTarget target, string path)
     {
-        TraceBuffer.InstallIfInstrumented();
         var lines = target.Tokens.Where(t => t.Length is > 0 and <= MaxTokenBytes).Select(Line).Distinct().ToList();
         File.WriteAllLines(path, lines.Select((l, i) => $"token_{i}={l}"));
         return $"{target.Name}: {lines.Count} tokens in {path}";
