@@ -31,10 +31,11 @@ gather() {
     for dir in "$@"; do
         [[ -d "$dir" ]] || continue
         while IFS= read -r -d '' f; do
+            n=$((n + 1))
             case "$f" in
                 *.txt|*.md) ;;
-                *.gz) gunzip -c "$f" >"$into/$((n += 1))" ;;
-                *) cp "$f" "$into/$((n += 1))" ;;
+                *.gz) gunzip -c "$f" >"$into/$n" ;;
+                *) cp "$f" "$into/$n" ;;
             esac
         done < <(find "$dir" -type f -print0)
     done
