@@ -101,6 +101,7 @@ for f in "$WORK"/out/default/crashes/id:* "$WORK"/out/default/hangs/id:*; do
     if [[ "${AFL_NO_TMIN:-}" == 1 ]] || ! nice -n 10 afl-tmin -i "$f" -o "$out" -t "$TIMEOUT_MS" -m none -- "${HARNESS[@]}" >"$WORK/afl-tmin.log" 2>&1; then
         cp "$f" "$out" # afl-tmin failed or was not wanted: keep the input as found
     fi
+    chmod 644 "$out" # afl-tmin writes 0600; the corpus is committed
     echo "$kind: $out ($(stat -c %s "$out") bytes; replay: dotnet tests/Fuzz/DiagExt.Fuzz/bin/Release/net10.0/DiagExt.Fuzz.dll replay $TARGET $out)"
 done
 exit $found
