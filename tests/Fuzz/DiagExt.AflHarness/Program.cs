@@ -1,0 +1,3 @@
+using DiagExt.AflHarness;
+
+return HarnessCommandLine.Run(args, Console.Out);
