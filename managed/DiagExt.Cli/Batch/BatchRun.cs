@@ -42,7 +42,12 @@ public static class BatchRun
         }
         else
         {
-            BatchTextRenderer.Render(report, io.Out);
+            // One dump named on its own ('analyze a.core --html r.html') shows the report it would show without the
+            // report file, not a one-row table: asking for a file must not change what the terminal says.
+            if (OneNamedDump(settings, report) is { } single)
+                OutputFormats.Render(OutputFormat.Text, single, io);
+            else
+                BatchTextRenderer.Render(report, io.Out);
             foreach (string? file in new[] { settings.JsonFile, settings.MarkdownFile, settings.HtmlFile })
                 if (file is not null)
                     io.Out.WriteLine($"wrote {file}");
@@ -51,6 +56,12 @@ public static class BatchRun
             io.Error.WriteLine("diagext: cancelled; the reports cover the dumps analysed until then");
         return report.ExitCode;
     }
+
+    /// <summary>The report of the one dump file the command line named, when that is all the batch was; else null.</summary>
+    private static AnalysisReport? OneNamedDump(BatchSettings settings, BatchReport report) =>
+        settings.Inputs.Count == 1 && File.Exists(settings.Inputs[0]) && report.Dumps.Count == 1 && report.Dumps[0].Report is { } single
+            ? single
+            : null;
 
     /// <summary>One result per name, in the order the dumps were found; a copy gets its original's result.</summary>
     private static List<DumpResult> Results(IReadOnlyList<DumpCandidate> found, IReadOnlyList<DumpGroup> groups, IReadOnlyDictionary<DumpGroup, WorkerOutcome> outcomes)

@@ -50,10 +50,26 @@ public static class DumpMaker
             string exe = SampleBuilder.Build(sample, framework);
             string ownCreateDump = Path.Combine(Path.GetDirectoryName(exe)!, "createdump");
             using SampleProcess process = SampleProcess.StartAndWaitReady(exe, arguments, TimeSpan.FromMinutes(3));
-            var dump = new SampleDump(Dump(process.Pid, dumpName, File.Exists(ownCreateDump) ? ownCreateDump : null), process.Output);
+            // A sample that throws steadily is now and then dumped in the middle of a garbage collection, whose
+            // half-moved objects are no fixture (diagext says as much: "take the dump again"): so take it again.
+            string path = Dump(process.Pid, dumpName, File.Exists(ownCreateDump) ? ownCreateDump : null);
+            for (int again = 0; again < 3 && !HeapWalkable(path); again++)
+                path = Dump(process.Pid, dumpName, File.Exists(ownCreateDump) ? ownCreateDump : null);
+            var dump = new SampleDump(path, process.Output);
             Cache[dumpName] = dump;
             return dump;
         }
+    }
+
+    /// <summary>Whether the runtime in the dump says its heap can be walked (false while a GC was running); true without .NET or its DAC.</summary>
+    private static bool HeapWalkable(string dump)
+    {
+        using var dataTarget = Microsoft.Diagnostics.Runtime.DataTarget.LoadDump(dump, new Microsoft.Diagnostics.Runtime.DataTargetOptions { SymbolPaths = [] });
+        if (dataTarget.ClrVersions.Length == 0)
+            return true;
+        (Microsoft.Diagnostics.Runtime.ClrRuntime? runtime, _) = DiagExt.Core.Targets.RuntimeLoader.Load(dataTarget, new DiagExt.Core.Targets.TargetOptions(), CancellationToken.None);
+        using (runtime)
+            return runtime?.Heap.CanWalkHeap ?? true;
     }
 
     private static readonly Dictionary<string, SampleDump> Cache = new();

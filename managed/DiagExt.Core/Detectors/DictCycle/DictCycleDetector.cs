@@ -63,7 +63,7 @@ public sealed class DictCycleDetector : IDetector
                 continue;
             IReadOnlyList<ExceptionCount> thrown = ExceptionCount.Of(exceptions, subject, exceptionObjects.Count > CollectionExceptions.MaxExamined);
             IReadOnlyList<EntryKey> keys = EntryContents.Read(runtime.Heap, instance.EntriesArray, KeyedIndices(defects), MaxKeys);
-            findings.Add(DictCycleFindingBuilder.Build(context.Target, typeName, instance, defects, holders.GetValueOrDefault(instance.Address), threads, thrown, keys));
+            findings.Add(DictCycleFindingBuilder.Build(context.Target, typeName, instance, defects, holders.GetValueOrDefault(instance.Address), threads, thrown, keys, readDuringGc: !context.Heap.Walkable));
         }
         // Instances something still holds come first: they are the ones hurting the process now.
         return findings.OrderByDescending(f => ((DictCycleFinding)f).Holder is not null || f.Threads.Count > 0).ToList();

@@ -10,6 +10,14 @@ public sealed record DictCycleFinding : Finding
 {
     public override string Detector => DictCycleDetector.CommandName;
 
+    /// <summary>
+    /// The runtime said its heap could not be walked (the dump was taken during a garbage collection): the table may
+    /// be half moved rather than corrupt, so the finding is a warning until a second dump shows it again.
+    /// </summary>
+    public bool ReadDuringGc { get; init; }
+
+    public override FindingSeverity Severity => ReadDuringGc ? FindingSeverity.Warning : FindingSeverity.Hazard;
+
     /// <summary>The instance's address as a hex string ("0x7f01d5809718").</summary>
     public required string Address { get; init; }
 

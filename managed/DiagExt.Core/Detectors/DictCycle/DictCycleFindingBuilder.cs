@@ -14,14 +14,18 @@ internal static class DictCycleFindingBuilder
         string? holder,
         HashTableThreadFinder.Result threads,
         IReadOnlyList<ExceptionCount> thrown,
-        IReadOnlyList<EntryKey> keys)
+        IReadOnlyList<EntryKey> keys,
+        bool readDuringGc)
     {
         HashTableImage image = instance.Image;
         HashTableLayout layout = image.Layout;
         string shortType = TypeNames.Short(typeName);
         HashTableDefect main = defects.FirstOrDefault(d => d.IsCycle) ?? defects[0];
 
-        var evidence = new List<Markup>
+        var evidence = new List<Markup>();
+        if (readDuringGc)
+            evidence.Add(Markup.Text("the dump was taken during a garbage collection, which may have been moving this table: take the dump again; a table corrupt in both is corrupt"));
+        evidence.AddRange(new List<Markup>
         {
             Markup.Line().Text($"instance: ").Object(instance.Address).Text($" {typeName} ({layout.Name} layout)"),
             Markup.Line().Text($"count {image.Count}")
@@ -29,7 +33,7 @@ internal static class DictCycleFindingBuilder
                 .Text(image.LastIndex is int li ? $", lastIndex {li}" : "")
                 .Text(", buckets ").Object(instance.BucketsArray).Text($" [{image.Buckets.Length}], entries ").Object(instance.EntriesArray).Text($" [{image.EntriesLength}]"),
             Markup.Text(holder is null ? "held by: no static field path found (look at the stack roots of the threads below)" : $"held by: static {holder}"),
-        };
+        });
         foreach (HashTableDefect d in defects)
         {
             string buckets = d.Buckets.Count switch
@@ -63,7 +67,8 @@ internal static class DictCycleFindingBuilder
         return new DictCycleFinding
         {
             Kind = DictCycleVerdict.KindName(main.Kind),
-            Title = $"Corrupt {shortType} at 0x{instance.Address:x}: {DictCycleVerdict.Describe(defects)}",
+            Title = $"{(readDuringGc ? "Possibly corrupt (read during a GC)" : "Corrupt")} {shortType} at 0x{instance.Address:x}: {DictCycleVerdict.Describe(defects)}",
+            ReadDuringGc = readDuringGc,
             Summary = $"{main.Detail}; {DictCycleVerdict.Consequence(main, layout, string.Join(", ", main.Buckets))}.{threadText}".Replace("; .", ".", StringComparison.Ordinal),
             Threads = threads.Threads,
             Evidence = evidence,
