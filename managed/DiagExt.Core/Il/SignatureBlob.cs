@@ -64,7 +64,10 @@ internal static class SignatureBlob
                     blob.ReadCompressedSignedInteger();
                 return;
             case 0x15: // generic instantiation: class or valuetype, the generic type, its arguments
-                blob.ReadByte();
+                // System.Reflection.Metadata decodes any type here, so "15 03 C2 30 30 30" is Char then 36 million
+                // arguments to it, while a walk that only skipped a byte and a token read a count of 0 further on.
+                if (blob.ReadByte() is not (0x11 or 0x12))
+                    throw new BadImageFormatException("a generic instantiation of something other than a class or value type");
                 blob.ReadCompressedInteger();
                 for (int arguments = Count(ref blob), i = 0; i < arguments; i++)
                     Type(ref blob, depth + 1);
