@@ -1,3 +1,4 @@
+using System.Collections.Immutable;
 using System.Reflection.Metadata;
 using System.Reflection.Metadata.Ecma335;
 using System.Reflection.PortableExecutable;
@@ -42,5 +43,28 @@ public class SignatureBlobTests
             foreach (MemberReferenceHandle member in md.MemberReferences.Where(m => md.GetMemberReference(m).GetKind() == MemberReferenceKind.Method))
                 Assert.DoesNotThrow(() => Signatures.Method(md, md.GetMemberReference(member)), $"{path}: 0x{MetadataTokens.GetToken(member):x8}");
         }
+    }
+
+    [Test]
+    public void An_array_rank_beyond_the_runtimes_limit_is_refused_before_its_name_is_built()
+    {
+        // int32[,,,...] with rank 0x1FFFFFFF: the name "Int32[,,,...]" would be a 1 GB string.
+        MetadataReader md = OneTypeSpec([0x14, 0x08, 0xDF, 0xFF, 0xFF, 0xFF, 0x00, 0x00], out TypeSpecificationHandle spec);
+
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        Assert.Throws<BadImageFormatException>(() => Signatures.Type(md, spec));
+        Assert.That(GC.GetAllocatedBytesForCurrentThread() - before, Is.LessThan(1 << 20));
+        Assert.That(Signatures.Type(OneTypeSpec([0x14, 0x08, 0x20, 0x00, 0x00], out spec), spec), Is.EqualTo("Int32[" + new string(',', 31) + "]"), "rank 32, the runtime's limit");
+    }
+
+    /// <summary>Metadata holding one TypeSpec with <paramref name="signature"/>, as a compiler writes it.</summary>
+    private static MetadataReader OneTypeSpec(byte[] signature, out TypeSpecificationHandle spec)
+    {
+        var builder = new MetadataBuilder();
+        builder.AddModule(0, builder.GetOrAddString("m"), builder.GetOrAddGuid(Guid.NewGuid()), default, default);
+        spec = builder.AddTypeSpecification(builder.GetOrAddBlob(signature));
+        var image = new BlobBuilder();
+        new MetadataRootBuilder(builder).Serialize(image, 0, 0);
+        return MetadataReaderProvider.FromMetadataImage(image.ToImmutableArray()).GetMetadataReader();
     }
 }
