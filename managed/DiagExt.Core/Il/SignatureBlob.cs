@@ -12,6 +12,9 @@ internal static class SignatureBlob
 {
     private const int MaxDepth = 64;
 
+    /// <summary>The runtime's limit (MAX_RANK): no loadable type has more dimensions.</summary>
+    private const int MaxArrayRank = 32;
+
     public static void CheckMethod(BlobReader blob) => Method(ref blob, 0);
 
     public static void CheckLocals(BlobReader blob)
@@ -57,14 +60,19 @@ internal static class SignatureBlob
                 return;
             case 0x14: // array: element type, rank, sizes, lower bounds
                 Type(ref blob, depth + 1);
-                blob.ReadCompressedInteger();
+                // The name of a rank-r array holds r - 1 commas: a rank of 0x1FFFFFFF would be a 1 GB string.
+                if (blob.ReadCompressedInteger() is int rank and > MaxArrayRank)
+                    throw new BadImageFormatException($"an array of rank {rank}, above the runtime's limit of {MaxArrayRank}");
                 for (int sizes = Count(ref blob), i = 0; i < sizes; i++)
                     blob.ReadCompressedInteger();
                 for (int bounds = Count(ref blob), i = 0; i < bounds; i++)
                     blob.ReadCompressedSignedInteger();
                 return;
             case 0x15: // generic instantiation: class or valuetype, the generic type, its arguments
-                blob.ReadByte();
+                // System.Reflection.Metadata decodes any type here, so "15 03 C2 30 30 30" is Char then 36 million
+                // arguments to it, while a walk that only skipped a byte and a token read a count of 0 further on.
+                if (blob.ReadByte() is not (0x11 or 0x12))
+                    throw new BadImageFormatException("a generic instantiation of something other than a class or value type");
                 blob.ReadCompressedInteger();
                 for (int arguments = Count(ref blob), i = 0; i < arguments; i++)
                     Type(ref blob, depth + 1);

@@ -57,12 +57,15 @@ internal sealed class SuppressionAttributes(MetadataReader md)
     {
         if (_marked.TryGetValue(target, out bool known))
             return known;
+        // A module without an assembly row has no assembly attributes; a default collection has no reader to enumerate.
+        if (target.Kind == HandleKind.AssemblyDefinition && !md.IsAssembly)
+            return false;
         bool marked = false;
         CustomAttributeHandleCollection attributes = target.Kind switch
         {
             HandleKind.MethodDefinition => md.GetMethodDefinition((MethodDefinitionHandle)target).GetCustomAttributes(),
             HandleKind.TypeDefinition => md.GetTypeDefinition((TypeDefinitionHandle)target).GetCustomAttributes(),
-            _ => md.IsAssembly ? md.GetAssemblyDefinition().GetCustomAttributes() : default,
+            _ => md.GetAssemblyDefinition().GetCustomAttributes(),
         };
         foreach (CustomAttributeHandle h in attributes)
         {
