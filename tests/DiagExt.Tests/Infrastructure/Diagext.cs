@@ -32,7 +32,7 @@ public static class Diagext
     /// </summary>
     private static void AssertReadsBack(string stdout)
     {
-        if (!stdout.StartsWith('{') || !stdout.Contains("\"schemaVersion\"", StringComparison.Ordinal) || stdout.Contains("\"kind\": \"batch\"", StringComparison.Ordinal))
+        if (!ReportSchema.IsReport(stdout) || stdout.Contains("\"kind\": \"batch\"", StringComparison.Ordinal))
             return;
         var again = new StringWriter();
         ReportJson.Write(ReportJson.Read(stdout), again);

@@ -65,11 +65,8 @@ public static class DumpMaker
     private static bool HeapWalkable(string dump)
     {
         using var dataTarget = Microsoft.Diagnostics.Runtime.DataTarget.LoadDump(dump, new Microsoft.Diagnostics.Runtime.DataTargetOptions { SymbolPaths = [] });
-        if (dataTarget.ClrVersions.Length == 0)
-            return true;
-        (Microsoft.Diagnostics.Runtime.ClrRuntime? runtime, _) = DiagExt.Core.Targets.RuntimeLoader.Load(dataTarget, new DiagExt.Core.Targets.TargetOptions(), CancellationToken.None);
-        using (runtime)
-            return runtime?.Heap.CanWalkHeap ?? true;
+        using Microsoft.Diagnostics.Runtime.ClrRuntime? runtime = DumpRuntime.TryOpen(dataTarget, out _);
+        return runtime?.Heap.CanWalkHeap ?? true;
     }
 
     private static readonly Dictionary<string, SampleDump> Cache = new();

@@ -9,9 +9,14 @@ namespace DiagExt.Tests.Infrastructure;
 /// </summary>
 public static class DumpRuntime
 {
-    public static ClrRuntime Open(DataTarget dataTarget)
+    public static ClrRuntime Open(DataTarget dataTarget) =>
+        TryOpen(dataTarget, out string? problem) ?? throw new InvalidOperationException($"no runtime for the test's ground truth: {problem}");
+
+    /// <summary>The runtime, or null with diagext's own line saying why (no .NET, no DAC).</summary>
+    public static ClrRuntime? TryOpen(DataTarget dataTarget, out string? problem)
     {
         (ClrRuntime? runtime, RuntimeStatus status) = RuntimeLoader.Load(dataTarget, new TargetOptions(), CancellationToken.None);
-        return runtime ?? throw new InvalidOperationException($"no runtime for the test's ground truth: {status.Problem}");
+        problem = status.Problem;
+        return runtime;
     }
 }

@@ -69,12 +69,9 @@ internal static class ProcThreadTimesReader
     internal static bool TryParseStat(string stat, out double userSeconds, out double kernelSeconds)
     {
         userSeconds = kernelSeconds = 0;
-        int close = stat.LastIndexOf(')');
-        if (close < 0)
-            return false;
-        string[] fields = stat[(close + 1)..].Split(' ', StringSplitOptions.RemoveEmptyEntries);
         // fields[0] is field 3 (state); utime is field 14 -> fields[11], stime field 15 -> fields[12].
-        if (fields.Length < 13
+        if (Live.ProcStatus.StatFields(stat) is not { } fields
+            || fields.Length < 13
             || !ulong.TryParse(fields[11], NumberStyles.None, CultureInfo.InvariantCulture, out ulong utime)
             || !ulong.TryParse(fields[12], NumberStyles.None, CultureInfo.InvariantCulture, out ulong stime))
             return false;

@@ -77,15 +77,8 @@ public static class DotnetProcesses
     /// Endpoints of processes that died stay behind and their pids are reused (by a thread, a kernel worker):
     /// only a name whose key matches is a live .NET process.
     /// </summary>
-    private static string? StartTime(int pid)
-    {
-        string? stat = ProcStatus.Read($"/proc/{pid}/stat");
-        int afterName = stat?.LastIndexOf(')') ?? -1;
-        if (stat is null || afterName < 0)
-            return null;
-        string[] fields = stat[(afterName + 1)..].Split(' ', StringSplitOptions.RemoveEmptyEntries);
-        return fields.Length > 19 ? fields[19] : null;  // fields[0] is field 3 (state)
-    }
+    private static string? StartTime(int pid) =>
+        ProcStatus.Read($"/proc/{pid}/stat") is { } stat && ProcStatus.StatFields(stat) is { Length: > 19 } fields ? fields[19] : null;
 
     private static int Number(string text) => int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out int n) ? n : 0;
 

@@ -133,8 +133,7 @@ internal sealed class LinuxThreadFreezer : IDisposable
         try
         {
             string stat = File.ReadAllText($"/proc/{_pid}/task/{tid}/stat");
-            int close = stat.LastIndexOf(')');
-            return close > 0 && close + 2 < stat.Length ? stat[close + 2] : '?';
+            return ProcStatus.StatFields(stat) is [{ Length: > 0 } state, ..] ? state[0] : '?';
         }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {

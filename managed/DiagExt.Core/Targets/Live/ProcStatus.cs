@@ -17,6 +17,16 @@ internal static class ProcStatus
     public static bool SelfHasCapSysPtrace() =>
         Field("self", "CapEff:") is { } hex && ulong.TryParse(hex, NumberStyles.HexNumber, CultureInfo.InvariantCulture, out ulong caps) && (caps & (1UL << CapSysPtrace)) != 0;
 
+    /// <summary>
+    /// The fields of a /proc/.../stat line after the ")" that ends the command name (which may hold spaces and
+    /// parentheses): [0] is field 3 (state), [n] is field n + 3. Null when the line has no command name.
+    /// </summary>
+    public static string[]? StatFields(string stat)
+    {
+        int close = stat.LastIndexOf(')');
+        return close < 0 ? null : stat[(close + 1)..].Split(' ', StringSplitOptions.RemoveEmptyEntries);
+    }
+
     public static string? Read(string path)
     {
         try
