@@ -12,7 +12,9 @@ public sealed class SecondsJsonConverter : JsonConverter<TimeSpan>
         // A child's JSON is read back by the batch: a number no TimeSpan holds is bad input, not a crash.
         if (!double.IsFinite(seconds) || Math.Abs(seconds) > TimeSpan.MaxValue.TotalSeconds)
             throw new JsonException($"{seconds} seconds is not a duration");
-        return TimeSpan.FromSeconds(seconds);
+        // To the nearest tick: TimeSpan.FromSeconds truncates, so 0.4099999 s (4,099,999 ticks, as written) would read
+        // back as 4,099,998 ticks and a batch would show its worker's CPU time changed (seen on a live process).
+        return TimeSpan.FromTicks((long)Math.Round(seconds * TimeSpan.TicksPerSecond));
     }
 
     public override void Write(Utf8JsonWriter writer, TimeSpan value, JsonSerializerOptions options) =>
