@@ -48,6 +48,15 @@ if (instance is null)
     return 1;
 }
 
+// The careful chain walk alone (what every table paid before ChainProof), for the comparison in bench/RESULTS.md.
+var careful = new List<double>();
+for (int i = 0; i < runs; i++)
+{
+    watch.Restart();
+    HashTableClassifier.Classify(instance.Image, fastPath: false);
+    careful.Add(watch.Elapsed.TotalSeconds);
+}
+
 var times = new List<double>();
 var cpu = new List<double>();
 HashTableDiagnosis? diagnosis = null;
@@ -63,5 +72,6 @@ Console.WriteLine($"largest table: {largest.Table.Type!.Name} at 0x{largest.Tabl
                   $"({instance.Image.EntriesLength:N0} slots); {(diagnosis!.IsHealthy ? "healthy" : $"{diagnosis.Defects.Count} defects")}");
 // The first run is what analyze pays (the code is just compiled); the fastest is the classifier's own speed.
 Console.WriteLine($"read {read.TotalSeconds:F3}s; classify: first run {times[0]:F3}s (CPU {cpu[0]:F3}s), fastest of {runs} {times.Min():F3}s (CPU {cpu.Min():F3}s)");
+Console.WriteLine($"careful walk alone (no ChainProof): fastest of {runs} {careful.Min():F3}s");
 Console.WriteLine($"CLASSIFY_SECONDS {times[0]:F3}");
 return 0;

@@ -48,7 +48,8 @@ internal sealed class DuplicateKeyCandidates
                     return;
     }
 
-    private bool Add(int x, int y, int bucket)
+    /// <summary>Adds one pair; false when the table's pair limit is reached.</summary>
+    public bool Add(int x, int y, int bucket)
     {
         if (Pairs.Count >= MaxPairs)
             return false;

@@ -20,13 +20,19 @@ internal static class HashTableClassifier
     /// <summary>Chain heads loaded ahead of their walks (see TouchHeads).</summary>
     private const int BucketBatch = 32;
 
-    public static HashTableDiagnosis Classify(HashTableImage t)
+    /// <param name="fastPath">
+    /// Try <see cref="ChainProof"/> first (false only in tests that compare it with the careful walk).
+    /// </param>
+    public static HashTableDiagnosis Classify(HashTableImage t, bool fastPath = true)
     {
         var state = new ClassifierState(t);
         state.CheckSizes();
         state.WalkFreeList();
-        state.WalkBuckets();
-        state.Sweep();
+        if (!fastPath || !state.TryProveChains())
+        {
+            state.WalkBuckets();
+            state.Sweep();
+        }
         state.CompareKeys();
         return new HashTableDiagnosis(state.Defects(), state.ReachableLive, state.ExpectedLive, state.Used);
     }
@@ -37,7 +43,8 @@ internal static class HashTableClassifier
         private readonly HashTableLayout _layout;
         private readonly int _n;
         private readonly BitSet _onFree;
-        private readonly ChainMarks _marks;
+        // The careful walk's state, allocated only when it runs.
+        private ChainMarks _marks = null!;
         private readonly List<HashTableDefect> _ordered = [];
         private readonly Dictionary<DefectKind, Grouped> _grouped = [];
         private readonly List<(List<int> Members, List<int> Buckets, DefectKind Kind, string Detail)> _chainDefects = [];
@@ -46,7 +53,7 @@ internal static class HashTableClassifier
         private int[]? _leadsTo;
         // The current chain's entries in order.
         private int[] _path = new int[16];
-        private readonly DuplicateKeyCandidates _keyPairs = new();
+        private DuplicateKeyCandidates _keyPairs = new();
         private readonly FastModulo _bucketOf;
         private int _touched;
         private int _freeLength;
@@ -60,7 +67,6 @@ internal static class HashTableClassifier
             int raw = RawUsed;
             _n = Math.Clamp(raw, 0, t.EntriesLength);
             _onFree = new BitSet(_n);
-            _marks = new ChainMarks(_n);
             _bucketOf = new FastModulo((uint)t.Buckets.Length);
         }
 
@@ -125,9 +131,27 @@ internal static class HashTableClassifier
             }
         }
 
+        /// <summary>
+        /// The fast path (<see cref="ChainProof"/>), taken only when it proves there is nothing for the careful walk
+        /// to report; then only the count and the duplicate-key candidates remain to check.
+        /// </summary>
+        public bool TryProveChains()
+        {
+            if (ChainProof.Prove(_t, _n) is not int live)
+                return false;
+            if (_t.KeysEqual is not null && !EqualHashGroups.TryCollect(_t, _n, _keyPairs))
+            {
+                _keyPairs = new DuplicateKeyCandidates(); // the careful walk collects them again
+                return false;
+            }
+            CheckCount(live);
+            return true;
+        }
+
         [MethodImpl(MethodImplOptions.AggressiveOptimization)] // runs once per table, millions of iterations: skip tier-0 code
         public void WalkBuckets()
         {
+            _marks = new ChainMarks(_n);
             int[] buckets = _t.Buckets;
             Span<long> heads = stackalloc long[BucketBatch];
             for (int start = 0; start < buckets.Length; start += BucketBatch)
@@ -283,6 +307,11 @@ internal static class HashTableClassifier
                 else
                     Group(DefectKind.OrphanedEntry, [i], [], ("live entry no bucket reaches", "live entries no bucket reaches"));
             }
+            CheckCount(reachable);
+        }
+
+        private void CheckCount(int reachable)
+        {
             ReachableLive = reachable;
             if (reachable != ExpectedLive && _freeListSound)
                 Add(DefectKind.CountMismatch, [], [], $"{reachable} live entries are reachable from the buckets but the instance counts {ExpectedLive}");

@@ -1,0 +1,196 @@
+using DiagExt.Core.Detectors.DictCycle;
+using DiagExt.Core.Heap;
+using DiagExt.Core.Targets;
+using DiagExt.Tests.Heap;
+using Microsoft.Diagnostics.Runtime;
+
+namespace DiagExt.Tests.DictCycle;
+
+/// <summary>
+/// The classifier's fast path (ChainProof, EqualHashGroups) must change nothing but the time: on every
+/// Dictionary/HashSet of a real dump, and on those tables with their fields and arrays changed at random (the
+/// shapes racing writers and hostile dumps leave), the diagnosis with it equals the careful walk's alone, word for word.
+/// </summary>
+[TestFixture]
+public class ChainProofTests
+{
+    private static readonly Lazy<List<(string Name, HashTableImage Image)>> Tables = new(() =>
+    {
+        var tables = new List<(string, HashTableImage)>();
+        using Target target = TargetOpener.OpenDump(HeapTestDump.Path);
+        ClrHeap heap = target.Runtime!.Heap;
+        IHeapInterest interest = new DictCycleDetector().HeapInterest;
+        foreach (ClrObject table in HeapIndex.Build(heap, [interest], default, target.FileMemory).ObjectsFor(interest))
+        {
+            if (HashTableShape.EntriesField(table.Type!) is not { } field || table.ReadObjectField(field) is not { IsNull: false, Type: { } arrayType }
+                || HashTableShape.TryCreate(table.Type!, arrayType) is not { } shape)
+                continue;
+            // Keys are compared later, after the dump is closed: leave them out (EqualHashGroups is checked on its own below).
+            if (HashTableReader.Read(target, table.Address, shape, heap) is (HashTableReader.Status.Read, { } instance, _))
+                tables.Add(($"{table.Type!.Name} at 0x{table.Address:x}", WithoutKeys(instance.Image)));
+        }
+        return tables;
+    });
+
+    [Test]
+    public void Every_table_of_a_real_dump_gets_the_careful_walks_diagnosis()
+    {
+        Assert.That(Tables.Value, Has.Count.GreaterThan(20), "the DictShapes dump holds the runtime's tables and the sample's");
+        int proven = 0, corrupt = 0;
+        foreach (var (name, image) in Tables.Value)
+        {
+            HashTableDiagnosis careful = HashTableClassifier.Classify(image, fastPath: false);
+            Assert.That(Describe(HashTableClassifier.Classify(image)), Is.EqualTo(Describe(careful)), name);
+            bool isProven = ChainProof.Prove(image, Used(image)) is not null;
+            proven += isProven ? 1 : 0;
+            corrupt += careful.IsHealthy ? 0 : 1;
+            // A table the proof accepts has no chain defect: only count or free-list ones can remain.
+            if (isProven)
+                Assert.That(careful.Defects.Where(d => d.Kind is not (DefectKind.CountMismatch or DefectKind.FreeCountMismatch or DefectKind.CorruptFreeList or DefectKind.CountOutOfRange or DefectKind.LengthMismatch or DefectKind.DuplicateKey)), Is.Empty, name);
+        }
+        Assert.That(corrupt, Is.GreaterThan(5), "the sample's corrupt tables are among them");
+        Assert.That(proven, Is.GreaterThanOrEqualTo(Tables.Value.Count - corrupt), "every healthy table takes the fast path");
+    }
+
+    [Test]
+    public void Randomly_damaged_tables_get_the_careful_walks_diagnosis()
+    {
+        var random = new Random(20261124);
+        int checkedImages = 0, proven = 0;
+        foreach (var (name, image) in Tables.Value.Where(t => Used(t.Image) >= 3).Take(60))
+        {
+            for (int round = 0; round < 150; round++)
+            {
+                HashTableImage damaged = Damage(image, random, out string what);
+                string careful = Describe(HashTableClassifier.Classify(damaged, fastPath: false));
+                Assert.That(Describe(HashTableClassifier.Classify(damaged)), Is.EqualTo(careful), $"{name}, {what}");
+                proven += ChainProof.Prove(damaged, Used(damaged)) is not null ? 1 : 0;
+                checkedImages++;
+            }
+        }
+        Assert.That(checkedImages, Is.GreaterThan(1000));
+        // Some damage leaves the chains sound (a changed count, a swapped free entry); most does not.
+        Assert.That(proven, Is.GreaterThan(0).And.LessThan(checkedImages / 2));
+    }
+
+    [Test]
+    public void A_loop_no_bucket_reaches_is_not_proven_sound()
+    {
+        // Two entries of one chain of a real table taken out of it and linked into a loop of their own: both stay in
+        // their bucket and every entry still has exactly one predecessor, so only the loop check can tell.
+        var (name, image) = Tables.Value.First(t => HashTableClassifier.Classify(t.Image).IsHealthy && t.Image.Layout.EncodedFreeList
+            && Enumerable.Range(0, Used(t.Image)).Any(i => t.Image.Nexts[i] >= 0));
+        int[] nexts = (int[])image.Nexts.Clone(), buckets = (int[])image.Buckets.Clone();
+        int a = Enumerable.Range(0, Used(image)).First(i => image.Nexts[i] >= 0), b = image.Nexts[a];
+        foreach (int x in new[] { a, b })
+            Unlink(image, buckets, nexts, x);
+        nexts[a] = b;
+        nexts[b] = a;
+        HashTableImage looped = Copy(image, buckets: buckets, nexts: nexts);
+
+        Assert.That(ChainProof.Prove(looped, Used(looped)), Is.Null, name);
+        Assert.That(HashTableClassifier.Classify(looped).Defects.Select(d => d.Kind), Has.Member(DefectKind.OrphanedEntry));
+    }
+
+    [Test]
+    public void Equal_hash_codes_give_the_careful_walks_pairs_in_its_order()
+    {
+        int compared = 0;
+        foreach (var (name, image) in Tables.Value.Where(t => HashTableClassifier.Classify(t.Image).IsHealthy && Used(t.Image) >= 2))
+        {
+            // Hash codes made to collide often (every entry shares its code with one in eight), chains kept sound by
+            // rebuilding them from the new codes in the runtime's own insertion order.
+            int[] hashes = image.HashCodes.Select(h => h < 0 ? h : h & ~7).ToArray();
+            HashTableImage colliding = Rechain(image, hashes);
+            var fast = new DuplicateKeyCandidates();
+            bool collected = EqualHashGroups.TryCollect(colliding, Used(colliding), fast);
+            var careful = new List<(int A, int B)>();
+            HashTableImage recording = Copy(colliding, keysEqual: pairs => { careful.AddRange(pairs); return new bool[pairs.Count]; });
+            HashTableClassifier.Classify(recording, fastPath: false);
+            if (collected)
+            {
+                Assert.That(fast.Pairs, Is.EqualTo(careful), name);
+                compared += careful.Count;
+            }
+            else
+            {
+                // Only where the careful walk cut a chain's pairs at its limit (a table whose comparer gives every key one code).
+                int mostInOneChain = careful.GroupBy(p => (uint)hashes[p.A] % (uint)colliding.Buckets.Length).Max(g => g.Count());
+                Assert.That(mostInOneChain, Is.EqualTo(DuplicateKeyCandidates.MaxPerChain), name);
+            }
+        }
+        Assert.That(compared, Is.GreaterThan(100), "pairs compared");
+    }
+
+    private static int Used(HashTableImage t) => Math.Clamp(t.Layout.HighWaterIsLastIndex ? t.LastIndex ?? 0 : t.Count, 0, t.EntriesLength);
+
+    private static string Describe(HashTableDiagnosis d) =>
+        $"reachable {d.ReachableLive}, expected {d.ExpectedLive}, used {d.UsedEntries}\n" +
+        string.Join("\n", d.Defects.Select(x => $"{x.Kind} [{string.Join(",", x.Indices)}] buckets [{string.Join(",", x.Buckets)}] {x.Detail}"));
+
+    /// <summary>One random change of the kind a torn write or a hostile dump makes.</summary>
+    private static HashTableImage Damage(HashTableImage t, Random random, out string what)
+    {
+        int[] buckets = (int[])t.Buckets.Clone(), hashes = (int[])t.HashCodes.Clone(), nexts = (int[])t.Nexts.Clone();
+        int n = Used(t);
+        int i = random.Next(n), j = random.Next(n);
+        int count = t.Count, freeList = t.FreeList;
+        switch (random.Next(8))
+        {
+            case 0: what = $"entries[{i}].next = {i}"; nexts[i] = i; break;
+            case 1: what = $"entries[{i}].next = {j}"; nexts[i] = j; break;
+            case 2: what = $"entries[{i}].next = -1"; nexts[i] = -1; break;
+            case 3: what = $"entries[{i}].next out of range"; nexts[i] = random.Next(2) == 0 ? n + random.Next(1, 5) : -2 - random.Next(3); break;
+            case 4: int b = random.Next(buckets.Length); what = $"buckets[{b}] = {i}"; buckets[b] = t.Layout.OneBasedBuckets ? i + 1 : i; break;
+            case 5: what = $"entries[{i}].hashCode changed"; hashes[i] ^= 1 << random.Next(31); break;
+            case 6: what = "count changed"; count += random.Next(2) == 0 ? -1 : 1; break;
+            default: what = $"free list -> {i}"; freeList = i; break;
+        }
+        return Copy(t, buckets, hashes, nexts, count, freeList);
+    }
+
+    /// <summary>Takes entry x out of its chain (its predecessor, bucket or entry, skips it).</summary>
+    private static void Unlink(HashTableImage t, int[] buckets, int[] nexts, int x)
+    {
+        int offset = t.Layout.OneBasedBuckets ? 1 : 0;
+        for (int b = 0; b < buckets.Length; b++)
+            if (buckets[b] - offset == x)
+                buckets[b] = nexts[x] + offset;
+        for (int i = 0; i < nexts.Length; i++)
+            if (nexts[i] == x && i != x)
+                nexts[i] = nexts[x];
+    }
+
+    /// <summary>The chains rebuilt for new hash codes: entries inserted in index order, each at its chain's head, as Add does.</summary>
+    private static HashTableImage Rechain(HashTableImage t, int[] hashes)
+    {
+        int n = Used(t), offset = t.Layout.OneBasedBuckets ? 1 : 0;
+        int[] buckets = Enumerable.Repeat(offset - 1, t.Buckets.Length).ToArray(), nexts = (int[])t.Nexts.Clone();
+        for (int i = 0; i < n; i++)
+        {
+            bool free = t.Layout.LiveByHashCode ? hashes[i] < 0 : t.Nexts[i] < -1;
+            if (free)
+                continue;
+            int b = (int)((uint)hashes[i] % (uint)buckets.Length);
+            nexts[i] = buckets[b] - offset;
+            buckets[b] = i + offset;
+        }
+        return Copy(t, buckets, hashes, nexts);
+    }
+
+    private static HashTableImage WithoutKeys(HashTableImage t) => Copy(t);
+
+    private static HashTableImage Copy(HashTableImage t, int[]? buckets = null, int[]? hashes = null, int[]? nexts = null, int? count = null, int? freeList = null, Func<IReadOnlyList<(int A, int B)>, bool[]>? keysEqual = null) => new()
+    {
+        Layout = t.Layout,
+        Buckets = buckets ?? t.Buckets,
+        HashCodes = hashes ?? t.HashCodes,
+        Nexts = nexts ?? t.Nexts,
+        Blank = t.Blank,
+        Count = count ?? t.Count,
+        FreeList = freeList ?? t.FreeList,
+        FreeCount = t.FreeCount,
+        LastIndex = t.LastIndex,
+        KeysEqual = keysEqual,
+    };
+}
