@@ -1,6 +1,9 @@
 namespace DiagExt.Cli.CommandLine;
 
-/// <summary>One option a command accepts: "--pid N". Declared beside the command that uses it.</summary>
+/// <summary>
+/// One option a command accepts: "--pid N". Declared beside the command that uses it; <see cref="SystemCommandLineAdapter"/>
+/// makes it a System.CommandLine option, <see cref="Commands.HelpCommand"/> shows it.
+/// </summary>
 /// <param name="OptionalValueIf">
 /// Makes the value optional: "--name=VALUE" always gives one; "--name NEXT" takes NEXT only when this
 /// accepts it (so "--json report.json" names a file but "--json a.dmp" leaves a.dmp a dump).
