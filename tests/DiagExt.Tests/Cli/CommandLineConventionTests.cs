@@ -24,14 +24,6 @@ public class CommandLineConventionTests
         return path;
     }
 
-    private static void AssertUsageError(Diagext.Result result, string expected)
-    {
-        Assert.That(result.ExitCode, Is.EqualTo(2), result.Stdout + result.Stderr);
-        Assert.That(result.Stdout, Is.Empty);
-        Assert.That(result.Stderr.Trim().Split('\n'), Has.Length.EqualTo(1), result.Stderr);
-        Assert.That(result.Stderr, Does.StartWith("diagext: ").And.Contain(expected));
-    }
-
     [Test]
     public void Every_command_answers_every_help_flag_with_its_help()
     {
@@ -61,7 +53,7 @@ public class CommandLineConventionTests
     [TestCase("dictcycle --pid=abc", "--pid expects a number, not 'abc'")]
     [TestCase("dictcycle -pabc", "--pid expects a number, not 'abc'")]
     public void Mistakes_are_one_line_and_exit_code_2(string commandLine, string expected) =>
-        AssertUsageError(Diagext.Run(commandLine.Split(' ')), expected);
+        BadInputTests.AssertOneLineError(Diagext.Run(commandLine.Split(' ')), expected);
 
     private static string Untimed(string json) => Regex.Replace(json, @"""elapsedMs"": [\d.]+", "T");
 
@@ -92,14 +84,14 @@ public class CommandLineConventionTests
 
     [Test]
     public void A_missing_response_file_is_one_line() =>
-        AssertUsageError(Diagext.Run("analyze", "@/nonexistent/args.rsp"), "response file '/nonexistent/args.rsp' not found");
+        BadInputTests.AssertOneLineError(Diagext.Run("analyze", "@/nonexistent/args.rsp"), "response file '/nonexistent/args.rsp' not found");
 
     [Test]
     public void A_response_file_that_names_itself_is_one_line_not_a_hang()
     {
         string path = Path.Combine(Repo.WorkDirectory, "self.rsp");
         File.WriteAllText(path, $"a.dmp\n@{path}\n");
-        AssertUsageError(Diagext.Run("analyze", $"@{path}"), "nest more than 8 deep");
+        BadInputTests.AssertOneLineError(Diagext.Run("analyze", $"@{path}"), "nest more than 8 deep");
     }
 
     [TestCase("analyze --th", "--threads")]
@@ -122,5 +114,5 @@ public class CommandLineConventionTests
 
     [Test]
     public void A_suggest_position_that_is_no_number_is_one_line() =>
-        AssertUsageError(Diagext.Run("[suggest:x]", "ana"), "[suggest:POSITION]");
+        BadInputTests.AssertOneLineError(Diagext.Run("[suggest:x]", "ana"), "[suggest:POSITION]");
 }
