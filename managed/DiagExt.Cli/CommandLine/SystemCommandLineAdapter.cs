@@ -62,6 +62,8 @@ public sealed class SystemCommandLineAdapter
         ParseResult result = _root.Parse(Normalize(args), _configuration);
         if (result.GetResult(_suggest) is not null)
             return new Request(null, ParsedArguments.None, output => Complete(result, output));
+        if (result.Tokens.FirstOrDefault(t => t.Type == TokenType.Directive) is { } directive)
+            throw new UsageException($"unknown directive '{directive.Value}' (diagext knows [suggest:POSITION], which dotnet-suggest sends)");
         // Errors that belong to no command or option: a response file that cannot be read.
         if (result.Errors.FirstOrDefault(e => e.SymbolResult is null) is { } error)
             throw new UsageException(error.Message);
@@ -164,11 +166,13 @@ public sealed class SystemCommandLineAdapter
 
     private static void Check(ParseResult result, Mapping mapping, IReadOnlyList<Token> positionals)
     {
+        // A shell may expand a glob into thousands of dumps: look tokens up, do not scan for each.
+        var positional = new HashSet<Token>(positionals, ReferenceEqualityComparer.Instance);
         foreach (Token token in result.Tokens)
         {
             if (token.Type == TokenType.DoubleDash)
                 break;
-            if (token.Value.Length > 1 && token.Value[0] == '-' && positionals.Any(p => ReferenceEquals(p, token)))
+            if (token.Value.Length > 1 && token.Value[0] == '-' && positional.Contains(token))
             {
                 string name = token.Value.Split('=', ':')[0];
                 IEnumerable<string> known = mapping.Options.SelectMany(o => o.Spec.Aliases is null ? [o.Spec.Name] : o.Spec.Aliases.Prepend(o.Spec.Name));
@@ -194,9 +198,9 @@ public sealed class SystemCommandLineAdapter
         {
             result.Invoke(new InvocationConfiguration { Output = output, Error = output, EnableDefaultExceptionHandler = false, ProcessTerminationTimeout = null });
         }
-        catch (Exception e) when (e is FormatException or OverflowException)
+        catch (Exception e) when (e is FormatException or OverflowException or ArgumentOutOfRangeException)
         {
-            throw new UsageException("[suggest:POSITION] takes the cursor's position, a number");
+            throw new UsageException("[suggest:POSITION] takes the cursor's position in the command line, a number from 0");
         }
     }
 }

@@ -112,7 +112,19 @@ public class CommandLineConventionTests
         Assert.That(result.Stdout.Trim(), Is.EqualTo("--threads"));
     }
 
-    [Test]
-    public void A_suggest_position_that_is_no_number_is_one_line() =>
-        BadInputTests.AssertOneLineError(Diagext.Run("[suggest:x]", "ana"), "[suggest:POSITION]");
+    [TestCase("[suggest:x]", "[suggest:POSITION]")]
+    [TestCase("[suggest:-3]", "[suggest:POSITION]")]
+    [TestCase("[diagram]", "unknown directive '[diagram]'")]
+    public void A_directive_diagext_cannot_answer_is_one_line(string directive, string expected) =>
+        BadInputTests.AssertOneLineError(Diagext.Run(directive, "analyze"), expected);
+
+    [TestCase("-h")]
+    [TestCase("-?")]
+    [TestCase("--help")]
+    public void Diagext_alone_answers_every_help_flag_with_the_command_list(string flag)
+    {
+        Diagext.Result result = Diagext.Run(flag);
+        Assert.That(result.ExitCode, Is.EqualTo(0), result.Stderr);
+        Assert.That(result.Stdout, Does.Contain("commands:"));
+    }
 }
