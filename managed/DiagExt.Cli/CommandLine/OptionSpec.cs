@@ -13,7 +13,8 @@ public sealed record OptionSpec(string Name, string? ValueName, string Help, IRe
 {
     public bool TakesValue => ValueName is not null;
 
-    public bool Answers(string name) => Name == name || (Aliases?.Contains(name) ?? false);
+    /// <summary>Every name it answers to: <see cref="Name"/> and its aliases.</summary>
+    public IEnumerable<string> Names => Aliases is null ? [Name] : Aliases.Prepend(Name);
 
     public bool ValueIsOptional => OptionalValueIf is not null;
 

@@ -82,7 +82,7 @@ public sealed class SystemCommandLineAdapter
         var options = new List<(OptionSpec, Option)>();
         foreach (OptionSpec spec in specs)
         {
-            foreach (string alias in spec.Aliases is null ? [spec.Name] : spec.Aliases.Prepend(spec.Name))
+            foreach (string alias in spec.Names)
             {
                 // Response files are read before the command is known, so a name must mean one thing everywhere.
                 if (_byAlias.TryGetValue(alias, out OptionSpec? known) && known != spec)
@@ -175,8 +175,7 @@ public sealed class SystemCommandLineAdapter
             if (token.Value.Length > 1 && token.Value[0] == '-' && positional.Contains(token))
             {
                 string name = token.Value.Split('=', ':')[0];
-                IEnumerable<string> known = mapping.Options.SelectMany(o => o.Spec.Aliases is null ? [o.Spec.Name] : o.Spec.Aliases.Prepend(o.Spec.Name));
-                throw new UsageException($"unknown option '{name}'{Suggestion.For(name, known)}");
+                throw new UsageException($"unknown option '{name}'{Suggestion.For(name, mapping.Options.SelectMany(o => o.Spec.Names))}");
             }
         }
         foreach ((OptionSpec spec, Option option) in mapping.Options)
