@@ -61,24 +61,27 @@ public static class CommandLineApp
         }
     }
 
+    private static readonly Lazy<SystemCommandLineAdapter> Parser =
+        new(() => new SystemCommandLineAdapter(CommandCatalog.All, [CommonOptions.Help, VersionCommand.Flag]));
+
     private static ExitCode Dispatch(IReadOnlyList<string> args, CommandIo io)
     {
-        if (args.Count == 0)
+        SystemCommandLineAdapter.Request request = Parser.Value.Parse(args);
+        if (request.Completion is { } complete)
         {
-            io.Error.Write(HelpCommand.Overview(CommandCatalog.All));
-            return ExitCode.InputError;
-        }
-        string first = args[0];
-        if (first is "--help" or "-h" or "-?")
-        {
-            io.Out.Write(HelpCommand.Overview(CommandCatalog.All));
+            complete(io.Out);
             return ExitCode.NothingFound;
         }
-        if (first is "--version")
-            first = "version";
-
-        ICommand command = CommandCatalog.Find(first) ?? throw CommandCatalog.Unknown(first);
-        ParsedArguments parsed = ArgumentParser.Parse(args.Skip(1).ToList(), command.Options);
+        ICommand? command = request.Command;
+        ParsedArguments parsed = request.Arguments;
+        if (command is null)
+        {
+            if (parsed.Has(VersionCommand.Flag.Name))
+                return CommandCatalog.Find("version")!.Execute(ParsedArguments.None, io);
+            bool asked = parsed.Has(CommonOptions.Help.Name);
+            (asked ? io.Out : io.Error).Write(HelpCommand.Overview(CommandCatalog.All));
+            return asked ? ExitCode.NothingFound : ExitCode.InputError;
+        }
         if (parsed.Has(CommonOptions.Help.Name))
         {
             // With --format dml every line on stdout is DML, help included; a DML console escapes it itself.

@@ -1,6 +1,9 @@
 namespace DiagExt.Cli.CommandLine;
 
-/// <summary>One option a command accepts: "--pid N". Declared beside the command that uses it.</summary>
+/// <summary>
+/// One option a command accepts: "--pid N". Declared beside the command that uses it; <see cref="SystemCommandLineAdapter"/>
+/// makes it a System.CommandLine option, <see cref="Commands.HelpCommand"/> shows it.
+/// </summary>
 /// <param name="OptionalValueIf">
 /// Makes the value optional: "--name=VALUE" always gives one; "--name NEXT" takes NEXT only when this
 /// accepts it (so "--json report.json" names a file but "--json a.dmp" leaves a.dmp a dump).
@@ -10,7 +13,8 @@ public sealed record OptionSpec(string Name, string? ValueName, string Help, IRe
 {
     public bool TakesValue => ValueName is not null;
 
-    public bool Answers(string name) => Name == name || (Aliases?.Contains(name) ?? false);
+    /// <summary>Every name it answers to: <see cref="Name"/> and its aliases.</summary>
+    public IEnumerable<string> Names => Aliases is null ? [Name] : Aliases.Prepend(Name);
 
     public bool ValueIsOptional => OptionalValueIf is not null;
 

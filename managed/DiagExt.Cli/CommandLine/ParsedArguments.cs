@@ -1,8 +1,13 @@
 namespace DiagExt.Cli.CommandLine;
 
-/// <summary>A command line split into positional arguments and options, checked against the command's specs.</summary>
+/// <summary>
+/// What a command reads: its positional arguments and the options given (by their <see cref="OptionSpec.Name"/>,
+/// null for a flag or an optional value not given), checked against its specs by <see cref="SystemCommandLineAdapter"/>.
+/// </summary>
 public sealed class ParsedArguments
 {
+    public static ParsedArguments None { get; } = new([], []);
+
     private readonly Dictionary<string, string?> _options;
 
     internal ParsedArguments(IReadOnlyList<string> positionals, Dictionary<string, string?> options)

@@ -7,6 +7,9 @@ namespace DiagExt.Cli.Commands;
 /// <summary>"diagext version": the tool's version and the ClrMD it reads dumps with.</summary>
 public sealed class VersionCommand : ICommand
 {
+    /// <summary>"diagext --version", the same as "diagext version".</summary>
+    public static readonly OptionSpec Flag = new("--version", null, "show diagext's version");
+
     public string Name => "version";
 
     public string Summary => "show diagext's version";

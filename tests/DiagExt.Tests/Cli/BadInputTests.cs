@@ -6,7 +6,7 @@ namespace DiagExt.Tests.Cli;
 [TestFixture]
 public class BadInputTests
 {
-    private static void AssertOneLineError(Diagext.Result result, string expected)
+    internal static void AssertOneLineError(Diagext.Result result, string expected)
     {
         Assert.That(result.ExitCode, Is.EqualTo(2), result.Stdout + result.Stderr);
         Assert.That(result.Stdout, Is.Empty);

@@ -11,7 +11,9 @@ namespace DiagExt.Tests.Cli;
 [TestFixture]
 public class JsonOptionTests
 {
-    private static ParsedArguments Parse(params string[] args) => ArgumentParser.Parse(args, new AnalyzeCommand().Options);
+    private static readonly SystemCommandLineAdapter Parser = new(CommandCatalog.All, []);
+
+    private static ParsedArguments Parse(params string[] args) => Parser.Parse(CommandCatalog.Find("analyze")!, args);
 
     [Test]
     public void Json_alone_is_stdout()
