@@ -92,7 +92,7 @@ else
 fi
 expected_findings=$(awk '/^EXPECT-FINDINGS/ {print $2}' "$genlog")
 plan=$(grep '^PLAN' "$genlog" | sed 's/^PLAN //')
-dump_size=$(du -h "$dump" | cut -f1)
+dump_size=$(du -hL "$dump" | cut -f1)
 log "dump: $dump ($dump_size); $plan"
 # Every command below reads the dump from the page cache, not the disk: read it once first.
 cat "$dump" > /dev/null
