@@ -3,25 +3,27 @@
 # dotnet-dump when it can be installed here. Builds what it needs, generates the heap (bench/HeapGen), dumps
 # it with the runtime's createdump, then times each command: wall, CPU, peak RSS, objects per second, ratios.
 #
-# usage: bench/run.sh [--quick] [--reuse-dump] [--keep-dump] [--repeat N]
+# usage: bench/run.sh [--quick] [--reuse-dump] [--keep-dump] [--repeat N] [--aot]
 #   --quick       about 1 million objects instead of over 10 million (about 20 s once built)
 #   --reuse-dump  measure the dump a previous run left in artifacts/bench/dumps instead of making a new one
 #   --keep-dump   keep the full dump afterwards (the quick one is always kept; the full one is ~1 GB)
 #   --repeat N    run each command N times and keep its fastest run (the machine may be shared)
+#   --aot         measure diagext compiled by Native AOT (scripts/publish-aot.sh) instead of ReadyToRun
 # Environment: DOTNET_DUMP=<command> measures that dotnet-dump (e.g. one built from source) when none installs.
 # Exit code: 0 when every check passed (analyze found exactly the generator's corrupt tables), 1 otherwise,
 # 2 when something needed is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-mode=full reuse=0 keep=0 repeat=1
+mode=full reuse=0 keep=0 repeat=1 build=ReadyToRun
 while [ $# -gt 0 ]; do
     case "$1" in
         --quick) mode=quick ;;
         --reuse-dump) reuse=1 ;;
         --keep-dump) keep=1 ;;
+        --aot) build="Native AOT" ;;
         --repeat) repeat=${2:-}; [[ "$repeat" =~ ^[1-9][0-9]*$ ]] || { echo "bench/run.sh: --repeat needs a number" >&2; exit 2; }; shift ;;
-        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "bench/run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
     shift
@@ -42,17 +44,23 @@ command -v dotnet >/dev/null 2>&1 || fail "the .NET 10 SDK is missing: run scrip
 bash scripts/setup-bench.sh
 load_start=$(uptime | sed 's/.*load average: //')
 
-log "building diagext (ReadyToRun) and the bench programs (Release)"
+log "building diagext ($build) and the bench programs (Release)"
 for project in bench/HeapGen bench/BareWalk bench/ClassifyBig; do
     dotnet build "$project" -c Release --nologo -v q -clp:"ErrorsOnly;NoSummary" >/dev/null || fail "building $project failed"
 done
 # diagext as it is best shipped: precompiled (ReadyToRun), so neither process (the command and its isolated child)
 # spends its start compiling: on the quick dump this took a third off analyze's CPU time (bench/RESULTS.md).
+# --aot: compiled ahead of time instead, no JIT at all (bench/RESULTS.md compares the two).
 rid=linux-$(uname -m | sed 's/x86_64/x64/; s/aarch64/arm64/')
-dotnet publish managed/DiagExt.Cli -c Release -r "$rid" --self-contained false -p:PublishReadyToRun=true -o "$work/diagext" \
-    --nologo -v q -clp:"ErrorsOnly;NoSummary" >/dev/null || fail "publishing diagext (ReadyToRun) failed"
+if [ "$build" = ReadyToRun ]; then
+    dotnet publish managed/DiagExt.Cli -c Release -r "$rid" --self-contained false -p:PublishReadyToRun=true -o "$work/diagext" \
+        --nologo -v q -clp:"ErrorsOnly;NoSummary" >/dev/null || fail "publishing diagext (ReadyToRun) failed"
+    diagext=("$work/diagext/diagext")
+else
+    bash scripts/publish-aot.sh "$work/diagext-aot" >/dev/null || fail "publishing diagext (Native AOT) failed"
+    diagext=("$work/diagext-aot/diagext")
+fi
 build_seconds=$SECONDS
-diagext=("$work/diagext/diagext")
 barewalk=bench/BareWalk/bin/Release/net10.0/BareWalk
 heapgen=bench/HeapGen/bin/Release/net10.0/HeapGen
 classifybig=bench/ClassifyBig/bin/Release/net10.0/ClassifyBig
@@ -84,7 +92,7 @@ else
 fi
 expected_findings=$(awk '/^EXPECT-FINDINGS/ {print $2}' "$genlog")
 plan=$(grep '^PLAN' "$genlog" | sed 's/^PLAN //')
-dump_size=$(du -h "$dump" | cut -f1)
+dump_size=$(du -hL "$dump" | cut -f1)
 log "dump: $dump ($dump_size); $plan"
 # Every command below reads the dump from the page cache, not the disk: read it once first.
 cat "$dump" > /dev/null
@@ -173,7 +181,7 @@ report=$work/report-$mode.txt
     echo "bench/run.sh $mode, $(date -u '+%Y-%m-%d %H:%M UTC')"
     echo "machine: $(nproc) cores ($(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)), $(awk '/MemTotal/ {printf "%.0f GB", $2 / 1048576}' /proc/meminfo) RAM, Linux $(uname -r)"
     echo "load average (1, 5, 15 min): $load_start at start, $load_end at end"
-    echo ".NET SDK $(dotnet --version), runtime $(basename "$runtime_dir"); ClrMD $(grep -o 'Microsoft.Diagnostics.Runtime" Version="[^"]*' Directory.Packages.props | sed 's/.*Version="//')"
+    echo "diagext: $build; .NET SDK $(dotnet --version), runtime $(basename "$runtime_dir"); ClrMD $(grep -o 'Microsoft.Diagnostics.Runtime" Version="[^"]*' Directory.Packages.props | sed 's/.*Version="//')"
     echo "dump: $dump_size ELF core (createdump -u); $objects heap objects; $plan"
     echo "dotnet-dump: $dotnet_dump_note"
     echo

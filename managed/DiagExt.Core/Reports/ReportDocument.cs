@@ -73,7 +73,7 @@ internal sealed record ToolDocument(string Name, string Version);
 /// <summary>Kind and availability keep their C# names in JSON ("WindowsMinidump", "Loaded"), as they always had.</summary>
 internal sealed record TargetDocument(
     string Name,
-    [property: JsonConverter(typeof(JsonStringEnumConverter))] TargetKind Kind,
+    [property: JsonConverter(typeof(JsonStringEnumConverter<TargetKind>))] TargetKind Kind,
     string Platform,
     string Architecture,
     int? ProcessId,
@@ -82,7 +82,7 @@ internal sealed record TargetDocument(
     string? CpuTimeSource,
     string? CpuTimeUnavailable);
 
-internal sealed record RuntimeDocument([property: JsonConverter(typeof(JsonStringEnumConverter))] RuntimeAvailability Availability, string? Version, string? Flavor, string? Problem);
+internal sealed record RuntimeDocument([property: JsonConverter(typeof(JsonStringEnumConverter<RuntimeAvailability>))] RuntimeAvailability Availability, string? Version, string? Flavor, string? Problem);
 
 internal sealed record ScanDocument(string Inputs, int Files, int Assemblies, int NativeFilesSkipped, int MethodsAnalysed);
 

@@ -1,6 +1,7 @@
 using System.Text.Encodings.Web;
 using System.Text.Json;
 using System.Text.Json.Serialization;
+using System.Text.Json.Serialization.Metadata;
 using DiagExt.Core.Rendering;
 
 namespace DiagExt.Core.Reports;
@@ -9,6 +10,7 @@ namespace DiagExt.Core.Reports;
 /// The one JSON form of a report: written by <c>--json</c> (one object with a "findings" array, each finding with
 /// the common fields plus its detector's own), and read back into the same records by a batch from each of its
 /// analysing processes. Writer and reader share <see cref="ReportDocument"/>, so the two cannot drift apart.
+/// Contracts come from <see cref="ReportJsonContext"/> (source-generated) through <see cref="TypeInfo{T}"/>.
 /// </summary>
 public static class ReportJson
 {
@@ -17,14 +19,14 @@ public static class ReportJson
     public static JsonSerializerOptions Options { get; } = CreateOptions();
 
     public static void Write(AnalysisReport report, TextWriter output) =>
-        output.WriteLine(JsonSerializer.Serialize(ReportDocument.From(report), Options));
+        output.WriteLine(JsonSerializer.Serialize(ReportDocument.From(report), TypeInfo<ReportDocument>()));
 
     /// <summary>A report as <see cref="Write"/> wrote it; <see cref="JsonException"/> if it is not one.</summary>
     public static AnalysisReport Read(string json)
     {
         try
         {
-            ReportDocument document = JsonSerializer.Deserialize<ReportDocument>(json, Options) ?? throw new JsonException("null instead of a report");
+            ReportDocument document = JsonSerializer.Deserialize(json, TypeInfo<ReportDocument>()) ?? throw new JsonException("null instead of a report");
             return document.ToReport();
         }
         catch (Exception e) when (e is NotSupportedException or InvalidOperationException or ArgumentException)
@@ -34,7 +36,10 @@ public static class ReportJson
     }
 
     /// <summary>One finding as JSON, with its detector's own fields: the batch's JSON and HTML show them.</summary>
-    public static JsonElement ToElement(Finding finding) => JsonSerializer.SerializeToElement(finding, Options);
+    public static JsonElement ToElement(Finding finding) => JsonSerializer.SerializeToElement(finding, TypeInfo<Finding>());
+
+    /// <summary>The contract of a type the context lists (or reaches), with <see cref="Options"/>.</summary>
+    internal static JsonTypeInfo<T> TypeInfo<T>() => (JsonTypeInfo<T>)Options.GetTypeInfo(typeof(T));
 
     private static JsonSerializerOptions CreateOptions()
     {
@@ -47,11 +52,13 @@ public static class ReportJson
             Encoder = JavaScriptEncoder.Default,
             // A child's report is trusted no more than its dump: bounded nesting.
             MaxDepth = 32,
-            TypeInfoResolver = new System.Text.Json.Serialization.Metadata.DefaultJsonTypeInfoResolver(),
+            TypeInfoResolver = ReportJsonContext.Default,
         };
         options.Converters.Add(new MarkupAsTextConverter());
         options.Converters.Add(new FindingJsonConverter());
-        options.Converters.Add(new JsonStringEnumConverter(JsonNamingPolicy.CamelCase));
+        // Every enum a report holds, by name: a new one needs its line here (or a converter on its property).
+        options.Converters.Add(new CamelCaseEnumConverter<FindingSeverity>());
+        options.Converters.Add(new CamelCaseEnumConverter<DetectorStatus>());
         options.MakeReadOnly();
         return options;
     }
@@ -80,10 +87,10 @@ public static class ReportJson
                 throw new JsonException("a finding without a \"detector\"");
             string name = detector.GetString()!;
             Type type = Analysis.DetectorCatalog.FindingType(name) ?? throw new JsonException($"a finding of an unknown detector '{name}'");
-            return (Finding?)element.Deserialize(type, options) ?? throw new JsonException("null instead of a finding");
+            return (Finding?)element.Deserialize(options.GetTypeInfo(type)) ?? throw new JsonException("null instead of a finding");
         }
 
         public override void Write(Utf8JsonWriter writer, Finding value, JsonSerializerOptions options) =>
-            JsonSerializer.Serialize(writer, value, value.GetType(), options);
+            JsonSerializer.Serialize(writer, value, options.GetTypeInfo(value.GetType()));
     }
 }

@@ -137,6 +137,6 @@ public static class BatchJsonRenderer
         if (value is null)
             return;
         w.WritePropertyName(name);
-        JsonSerializer.Serialize(w, value, ReportJson.Options);
+        JsonSerializer.Serialize(w, value, ReportJson.TypeInfo<T>());
     }
 }

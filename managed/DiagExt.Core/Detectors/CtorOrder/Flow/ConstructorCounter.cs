@@ -9,7 +9,7 @@ namespace DiagExt.Core.Detectors.CtorOrder.Flow;
 /// <summary>
 /// How many constructors of a type the code names match the binding flags: a type of the scanned assembly
 /// is counted in it; a type from elsewhere (typeof(ReadOnlyDictionary&lt;,&gt;), typeof(KeyValuePair&lt;int, int&gt;))
-/// in the assemblies of the runtime diagext runs on, following type forwarders (netstandard, System.Runtime
+/// in the runtime's assemblies (<see cref="RuntimeAssemblyFolder"/>), following type forwarders (netstandard, System.Runtime
 /// to System.Private.CoreLib). Null when the type cannot be found there (a third-party assembly, a nested type).
 /// </summary>
 internal sealed class ConstructorCounter(MetadataReader md)
@@ -18,7 +18,6 @@ internal sealed class ConstructorCounter(MetadataReader md)
     public const int AllFlags = PublicFlag | NonPublicFlag | InstanceFlag | StaticFlag;
     private const int MaxForwards = 4;
 
-    private static readonly string RuntimeDirectory = System.Runtime.InteropServices.RuntimeEnvironment.GetRuntimeDirectory();
     private static readonly ConcurrentDictionary<string, MetadataReader?> RuntimeAssemblies = new(StringComparer.OrdinalIgnoreCase);
 
     /// <summary>Answers per (assembly, namespace, name, flags): a lookup walks a runtime assembly's type table once.</summary>
@@ -83,8 +82,10 @@ internal sealed class ConstructorCounter(MetadataReader md)
     /// <summary>A runtime assembly's metadata, opened once per process and kept (a few are used, never all).</summary>
     private static MetadataReader? Open(string assembly) => RuntimeAssemblies.GetOrAdd(assembly, name =>
     {
-        string path = Path.Combine(RuntimeDirectory, name + ".dll");
-        if (name.IndexOfAny(Path.GetInvalidFileNameChars()) >= 0 || !File.Exists(path))
+        if (RuntimeAssemblyFolder.Path is not { } folder || name.IndexOfAny(Path.GetInvalidFileNameChars()) >= 0)
+            return null;
+        string path = Path.Combine(folder, name + ".dll");
+        if (!File.Exists(path))
             return null;
         try
         {
