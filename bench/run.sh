@@ -3,27 +3,31 @@
 # dotnet-dump when it can be installed here. Builds what it needs, generates the heap (bench/HeapGen), dumps
 # it with the runtime's createdump, then times each command: wall, CPU, peak RSS, objects per second, ratios.
 #
-# usage: bench/run.sh [--quick] [--reuse-dump] [--keep-dump] [--repeat N] [--aot]
+# usage: bench/run.sh [--quick] [--reuse-dump] [--keep-dump] [--repeat N] [--aot | --r2r]
 #   --quick       about 1 million objects instead of over 10 million (about 20 s once built)
 #   --reuse-dump  measure the dump a previous run left in artifacts/bench/dumps instead of making a new one
 #   --keep-dump   keep the full dump afterwards (the quick one is always kept; the full one is ~1 GB)
 #   --repeat N    run each command N times and keep its fastest run (the machine may be shared)
-#   --aot         measure diagext compiled by Native AOT (scripts/publish-aot.sh) instead of ReadyToRun
+#   --aot         measure only diagext compiled by Native AOT (scripts/publish-aot.sh); fail if it cannot be built
+#   --r2r         measure only diagext published ReadyToRun (the dotnet tool's form)
+#   default: every command with the Native AOT diagext (the native executable: diagext as best shipped), and
+#   analyze again with the ReadyToRun one; ReadyToRun alone when this machine cannot compile AOT (no clang)
 # Environment: DOTNET_DUMP=<command> measures that dotnet-dump (e.g. one built from source) when none installs.
 # Exit code: 0 when every check passed (analyze found exactly the generator's corrupt tables), 1 otherwise,
 # 2 when something needed is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-mode=full reuse=0 keep=0 repeat=1 build=ReadyToRun
+mode=full reuse=0 keep=0 repeat=1 builds=both
 while [ $# -gt 0 ]; do
     case "$1" in
         --quick) mode=quick ;;
         --reuse-dump) reuse=1 ;;
         --keep-dump) keep=1 ;;
-        --aot) build="Native AOT" ;;
+        --aot) builds=aot ;;
+        --r2r) builds=r2r ;;
         --repeat) repeat=${2:-}; [[ "$repeat" =~ ^[1-9][0-9]*$ ]] || { echo "bench/run.sh: --repeat needs a number" >&2; exit 2; }; shift ;;
-        -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "bench/run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
     shift
@@ -44,21 +48,34 @@ command -v dotnet >/dev/null 2>&1 || fail "the .NET 10 SDK is missing: run scrip
 bash scripts/setup-bench.sh
 load_start=$(uptime | sed 's/.*load average: //')
 
-log "building diagext ($build) and the bench programs (Release)"
+log "building diagext and the bench programs (Release)"
 for project in bench/HeapGen bench/BareWalk bench/ClassifyBig; do
     dotnet build "$project" -c Release --nologo -v q -clp:"ErrorsOnly;NoSummary" >/dev/null || fail "building $project failed"
 done
-# diagext as it is best shipped: precompiled (ReadyToRun), so neither process (the command and its isolated child)
-# spends its start compiling: on the quick dump this took a third off analyze's CPU time (bench/RESULTS.md).
-# --aot: compiled ahead of time instead, no JIT at all (bench/RESULTS.md compares the two).
+# diagext as it is shipped: the native executable (Native AOT: no JIT at all, so neither process, the command and
+# its isolated child, spends its start compiling), and the dotnet tool (ReadyToRun: precompiled, but generic code
+# over other assemblies' types is still compiled at run time). bench/RESULTS.md compares the two.
 rid=linux-$(uname -m | sed 's/x86_64/x64/; s/aarch64/arm64/')
-if [ "$build" = ReadyToRun ]; then
+r2r=() aot=()
+if [ "$builds" != aot ]; then
     dotnet publish managed/DiagExt.Cli -c Release -r "$rid" --self-contained false -p:PublishReadyToRun=true -o "$work/diagext" \
         --nologo -v q -clp:"ErrorsOnly;NoSummary" >/dev/null || fail "publishing diagext (ReadyToRun) failed"
-    diagext=("$work/diagext/diagext")
+    r2r=("$work/diagext/diagext")
+fi
+if [ "$builds" != r2r ]; then
+    if aot_log=$(bash scripts/publish-aot.sh "$work/diagext-aot" 2>&1); then
+        aot=("$work/diagext-aot/diagext")
+    elif [ "$builds" = aot ]; then
+        echo "$aot_log" >&2
+        fail "publishing diagext (Native AOT) failed"
+    else
+        log "Native AOT cannot be built here ($(echo "$aot_log" | grep -m1 -iE 'error|not found|missing' || echo "$aot_log" | tail -n 1)): measuring ReadyToRun only"
+    fi
+fi
+if [ ${#aot[@]} -gt 0 ]; then
+    diagext=("${aot[@]}") build="Native AOT"
 else
-    bash scripts/publish-aot.sh "$work/diagext-aot" >/dev/null || fail "publishing diagext (Native AOT) failed"
-    diagext=("$work/diagext-aot/diagext")
+    diagext=("${r2r[@]}") build=ReadyToRun
 fi
 build_seconds=$SECONDS
 barewalk=bench/BareWalk/bin/Release/net10.0/BareWalk
@@ -130,6 +147,9 @@ objects=$(awk '/^OBJECTS/ {print $2}' "$runs/bare-walk.out")
 
 measure analyze "${diagext[@]}" analyze "$dump" --json
 measure "analyze --threads 1" "${diagext[@]}" analyze "$dump" --json --threads 1
+if [ ${#aot[@]} -gt 0 ] && [ ${#r2r[@]} -gt 0 ]; then
+    measure "analyze (ReadyToRun)" "${r2r[@]}" analyze "$dump" --json
+fi
 # Every detector analyze runs, alone (a detector that does not apply to this dump exits 2 and says why).
 detectors=$(awk '/"detectors": \[/ {in_list=1} in_list && /"name":/ {gsub(/[",]/, "", $2); print $2} in_list && /^  \]/ {exit}' "$runs/analyze.out")
 for detector in $detectors; do
@@ -172,6 +192,9 @@ findings=$(grep -c '"detector": "dictcycle"' "$runs/analyze.out" || true)
 check "${code[analyze]}" 1 "analyze exits 1 (hazards found)"
 check "$findings" "$expected_findings" "analyze reports the generator's corrupt tables, and only those"
 check "$(grep -c '"detector": "dictcycle"' "$runs/analyze --threads 1.out" || true)" "$expected_findings" "analyze --threads 1 reports the same"
+if [ -n "${wall[analyze (ReadyToRun)]:-}" ]; then
+    check "$(grep -c '"detector": "dictcycle"' "$runs/analyze (ReadyToRun).out" || true)" "$expected_findings" "the ReadyToRun analyze reports the same"
+fi
 check "$(awk '/"heapObjects":/ {gsub(/,/, "", $2); print $2}' "$runs/analyze.out")" "$objects" "analyze walked the same objects as the bare walk"
 
 # ---- report ------------------------------------------------------------------------------------------------------
@@ -197,13 +220,16 @@ report=$work/report-$mode.txt
             "$(calc "${wall[$name]} / ${wall[bare-walk]}")" "$(calc "${cpu[$name]} / ${cpu[bare-walk]}")"
     done
     echo
-    grep -E '^(largest table|read )' "$runs/classify-largest.out"
+    grep -E '^(largest table|read |careful walk)' "$runs/classify-largest.out"
     awk '/"heapPass":/ {p=1} p && /elapsedMs/ {gsub(/,/, "", $2); ms=$2} p && /background/ {print "analyze: heap pass " ms " ms" ($2 == "true" ? ", on its own thread beside the detectors" : ", then the detectors"); exit}' "$runs/analyze.out"
     awk '/"startup":/ {p=1} p && /processStartMs/ {gsub(/,/, "", $2); s=$2} p && /openMs/ {gsub(/,/, "", $2); print "analyze: process start " s " ms (the isolated child: runtime start-up to the command), open " $2 " ms (dump headers, ClrMD, DAC)"; exit}' "$runs/analyze.out"
     awk '/"detectors": \[/ {d=1} d && /"name":/ {gsub(/[",]/, "", $2); n=$2} d && /"elapsedMs":/ {gsub(/,/, "", $2); print "analyze: " n " " $2 " ms"} d && /^  \]/ {exit}' "$runs/analyze.out"
     echo
     echo "bench/run.sh took $SECONDS s: build $build_seconds s, dump $((dump_done - build_seconds)) s, measurements $((SECONDS - dump_done)) s"
-    printf 'analyze/bare-walk ratio: %.2f\n' "$(calc "${wall[analyze]} / ${wall[bare-walk]}")"
+    if [ -n "${wall[analyze (ReadyToRun)]:-}" ]; then
+        printf 'analyze (ReadyToRun, the dotnet tool)/bare-walk ratio: %.2f\n' "$(calc "${wall[analyze (ReadyToRun)]} / ${wall[bare-walk]}")"
+    fi
+    printf 'analyze/bare-walk ratio: %.2f (%s)\n' "$(calc "${wall[analyze]} / ${wall[bare-walk]}")" "$build"
 } | tee "$report"
 log "report saved to $report; outputs of each command in $runs/"
 
