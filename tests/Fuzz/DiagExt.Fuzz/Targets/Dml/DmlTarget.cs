@@ -1,5 +1,6 @@
 using System.Text;
 using DiagExt.Core.Analysis;
+using DiagExt.Core.Detectors.WcfHang;
 using DiagExt.Core.Rendering;
 using DiagExt.Core.Reports;
 using DiagExt.Core.Targets;
@@ -41,7 +42,8 @@ public sealed class DmlTarget : IFuzzTarget
     {
         string[] s = HostileText.Split(input.Span, Parts);
         uint thread = (uint)s[4].Length * 0x1001u;
-        var finding = new FuzzFinding
+        // A real detector's record (its JSON contract is generated with the others), with a field of its own.
+        var finding = new WcfHangFinding
         {
             Kind = s[0].Length % 2 == 0 ? "fuzz" : s[0],
             Title = s[0],
@@ -53,10 +55,12 @@ public sealed class DmlTarget : IFuzzTarget
             ],
             Threads = [new ThreadRef { OsThreadId = thread, Role = s[4], Frame = s[5].Length > 0 ? s[5] : null, CallerFrame = s[6].Length > 0 ? s[6] : null, UserCpu = TimeSpan.FromSeconds(s[6].Length) }],
             Advice = s[7].Length > 0 ? s[7] : null,
-            TargetText = s[11],
+            RequestAddress = "0x7f0000002000",
+            Proof = [s[10]],
+            Operation = s[11],
         };
         var summary = new TargetSummary(s[9], TargetKind.ElfCore, s[10], s[11], null, 1, RuntimeStatus.NotPresent, null, s[10].Length > 0 ? s[10] : null);
-        var outcome = new DetectorOutcome("fuzz", DetectorStatus.Ran, s[8].Length > 0 ? s[8] : null, [finding], TimeSpan.Zero);
+        var outcome = new DetectorOutcome(WcfHangDetector.CommandName, DetectorStatus.Ran, s[8].Length > 0 ? s[8] : null, [finding], TimeSpan.Zero);
         var report = new AnalysisReport(summary, [outcome], null, TimeSpan.Zero);
         ReportChecks.Check(report);
         CheckJsonRoundTrip(report, s[1]);
