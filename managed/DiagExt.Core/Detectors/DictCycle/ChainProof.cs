@@ -97,8 +97,9 @@ internal static class ChainProof
             while (!isForward[x] && nexts[x] != -1)
             {
                 x = nexts[x]; // a backward edge: x only decreases, and the proof holds every next in range
-                if (++steps > n)
-                    return true; // cannot happen on a proven structure; answer "let the careful walk look"
+                // Neither can happen on a proven structure; checked anyway, answering "let the careful walk look".
+                if ((uint)x >= (uint)n || ++steps > n)
+                    return true;
             }
             reaches[k] = isForward[x] ? forward.BinarySearch(x) : -1;
         }
