@@ -29,15 +29,23 @@ public class AttachTests
     [Test]
     public void Attach_finds_the_corrupt_dictionary_in_the_live_process_and_it_keeps_running()
     {
-        Diagext.Result result = Diagext.Run("attach", _corrupt.Pid.ToString(), "--json");
+        // The hammering threads spend most of their time throwing and catching: an attach can find none of them inside
+        // the dictionary at that instant (seen once in three runs). A few attaches, until one names a thread.
+        JsonElement finding = default;
+        for (int attempt = 1; attempt <= 5; attempt++)
+        {
+            Diagext.Result result = Diagext.Run("attach", _corrupt.Pid.ToString(), "--json");
 
-        Assert.That(result.ExitCode, Is.EqualTo(1), result.Stderr + result.Stdout);
-        Assert.That(result.Json.GetProperty("target").GetProperty("kind").GetString(), Is.EqualTo("LiveProcess"));
-        // Earlier, no longer referenced dictionaries of the sample can be corrupt too: they have no holder.
-        JsonElement finding = result.Findings.Single(f => f.TryGetProperty("holder", out JsonElement h) && h.GetString()!.EndsWith("DictionaryTarget.Dict"));
-        Assert.That(finding.GetProperty("defects").EnumerateArray().Select(d => d.GetProperty("kind").GetString()), Has.Some.Matches<string>(k => k is "self-cycle" or "cycle"));
+            Assert.That(result.ExitCode, Is.EqualTo(1), result.Stderr + result.Stdout);
+            Assert.That(result.Json.GetProperty("target").GetProperty("kind").GetString(), Is.EqualTo("LiveProcess"));
+            // Earlier, no longer referenced dictionaries of the sample can be corrupt too: they have no holder.
+            finding = result.Findings.Single(f => f.TryGetProperty("holder", out JsonElement h) && h.GetString()!.EndsWith("DictionaryTarget.Dict"));
+            Assert.That(finding.GetProperty("defects").EnumerateArray().Select(d => d.GetProperty("kind").GetString()), Has.Some.Matches<string>(k => k is "self-cycle" or "cycle"));
+            if (finding.GetProperty("threads").GetArrayLength() > 0)
+                break;
+        }
         // Only a live process has CPU times (createdump cores do not): the hammering threads are burning it.
-        Assert.That(finding.GetProperty("threads").EnumerateArray().Any(t => t.TryGetProperty("userCpuSeconds", out _)), Is.True);
+        Assert.That(finding.GetProperty("threads").EnumerateArray().Any(t => t.TryGetProperty("userCpuSeconds", out _)), Is.True, finding.ToString());
         AssertRunsFreely(_corrupt.Pid);
     }
 
