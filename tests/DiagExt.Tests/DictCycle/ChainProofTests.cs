@@ -168,8 +168,8 @@ public class ChainProofTests
         int[] buckets = Enumerable.Repeat(offset - 1, t.Buckets.Length).ToArray(), nexts = (int[])t.Nexts.Clone();
         for (int i = 0; i < n; i++)
         {
-            bool free = t.Layout.LiveByHashCode ? hashes[i] < 0 : t.Nexts[i] < -1;
-            if (free)
+            // Free as the original image encodes it (the new hash codes keep the free ones negative).
+            if (t.IsFree(i))
                 continue;
             int b = (int)((uint)hashes[i] % (uint)buckets.Length);
             nexts[i] = buckets[b] - offset;

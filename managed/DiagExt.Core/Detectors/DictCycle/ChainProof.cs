@@ -21,7 +21,8 @@ internal static class ChainProof
         int[] buckets = t.Buckets, nexts = t.Nexts, hashes = t.HashCodes;
         if (n == 0 || buckets.Length == 0 || n > nexts.Length || n > hashes.Length)
             return null; // nothing to gain: the careful walk is immediate
-        bool liveByHash = t.Layout.LiveByHashCode, oneBased = t.Layout.OneBasedBuckets;
+        HashTableLayout layout = t.Layout;
+        bool oneBased = layout.OneBasedBuckets;
         var bucketOf = new FastModulo((uint)buckets.Length);
         // Predecessors per entry, counted modulo 256; slot n absorbs the "no edge" cases so the loops do not branch.
         // The total is counted exactly, which makes the wrap harmless (see the end).
@@ -33,7 +34,7 @@ internal static class ChainProof
         for (int i = 0; i < n; i++)
         {
             int next = nexts[i], hash = hashes[i];
-            if (liveByHash ? hash < 0 : next < -1)
+            if (layout.IsFree(hash, next))
                 continue; // free: its next belongs to the free list, checked by the free-list walk
             live++;
             bool isEdge = (uint)next < (uint)n;
@@ -60,13 +61,12 @@ internal static class ChainProof
         // `live`, so a live entry's true count is at least 1 and none can be more.
         for (int i = 0; i < n; i++)
         {
-            bool free = liveByHash ? hashes[i] < 0 : nexts[i] < -1;
-            if (predecessors[i] != (free ? 0 : 1))
+            if (predecessors[i] != (layout.IsFree(hashes[i], nexts[i]) ? 0 : 1))
                 return null;
         }
         // Now the chains are disjoint paths from the buckets and perhaps loops no bucket reaches. A loop needs an
         // edge that does not go to a lower index; tables that never had an entry removed have none.
-        return forward == 0 || !HasLoop(nexts, n, liveByHash, hashes) ? live : null;
+        return forward == 0 || !HasLoop(t, n) ? live : null;
     }
 
     /// <summary>
@@ -75,14 +75,15 @@ internal static class ChainProof
     /// those stretches are disjoint (one predecessor each), so this reads each entry at most once, and the loops are
     /// those of the small graph of forward entries.
     /// </summary>
-    private static bool HasLoop(int[] nexts, int n, bool liveByHash, int[] hashes)
+    private static bool HasLoop(HashTableImage t, int n)
     {
+        int[] nexts = t.Nexts, hashes = t.HashCodes;
         var isForward = new BitSet(n);
         var forward = new List<int>();
         for (int i = 0; i < n; i++)
         {
             int next = nexts[i];
-            if ((uint)next < (uint)n && next >= i && !(liveByHash ? hashes[i] < 0 : next < -1))
+            if ((uint)next < (uint)n && next >= i && !t.Layout.IsFree(hashes[i], next))
             {
                 isForward[i] = true;
                 forward.Add(i);

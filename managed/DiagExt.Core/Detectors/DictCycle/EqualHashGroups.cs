@@ -22,7 +22,7 @@ internal static class EqualHashGroups
     public static bool TryCollect(HashTableImage t, int n, DuplicateKeyCandidates pairs)
     {
         int[] nexts = t.Nexts, hashes = t.HashCodes;
-        bool liveByHash = t.Layout.LiveByHashCode;
+        HashTableLayout layout = t.Layout;
         // The first round reads the arrays directly (no list of every entry); about 8 bits per entry keep the
         // bitmap small enough to stay in cache, at the price of more survivors for the later rounds.
         int bits = BitsFor(n, 3);
@@ -30,9 +30,8 @@ internal static class EqualHashGroups
         var map = new ulong[2 << (bits - 6)];
         for (int i = 0; i < n; i++)
         {
-            int hash = hashes[i];
-            if (!(liveByHash ? hash < 0 : nexts[i] < -1))
-                Mark(map, Slot(hash, bits, multiplier));
+            if (!layout.IsFree(hashes[i], nexts[i]))
+                Mark(map, Slot(hashes[i], bits, multiplier));
         }
         // (hash code << 32 | index) of each survivor: the careful walk's sort key within a chain.
         var keys = new long[Math.Min(n, 1024)];
@@ -40,7 +39,7 @@ internal static class EqualHashGroups
         for (int i = 0; i < n; i++)
         {
             int hash = hashes[i];
-            if (!(liveByHash ? hash < 0 : nexts[i] < -1) && SeenTwice(map, Slot(hash, bits, multiplier)))
+            if (!layout.IsFree(hash, nexts[i]) && SeenTwice(map, Slot(hash, bits, multiplier)))
             {
                 if (count == keys.Length)
                     Array.Resize(ref keys, 2 * count);

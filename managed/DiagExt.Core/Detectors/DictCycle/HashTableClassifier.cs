@@ -106,7 +106,7 @@ internal static class HashTableClassifier
                     Fail([current], $"the free list loops back to entry {current}");
                     return;
                 }
-                if (!IsFree(current))
+                if (!_t.IsFree(current))
                 {
                     Fail([current], $"the free list runs through live entry {current}");
                     return;
@@ -121,7 +121,7 @@ internal static class HashTableClassifier
                 Add(DefectKind.FreeCountMismatch, [], [], $"the free list holds {_freeLength} entries but {(_layout.HighWaterIsLastIndex ? "lastIndex - count" : "freeCount")} says {e}");
 
             for (int i = 0; i < _n; i++)
-                if (IsFree(i) && !_onFree[i])
+                if (_t.IsFree(i) && !_onFree[i])
                     Group(DefectKind.CorruptFreeList, [i], [], ("free entry not on the free list", "free entries not on the free list"));
 
             void Fail(List<int> indices, string detail)
@@ -227,7 +227,7 @@ internal static class HashTableClassifier
                     }
                     break;
                 }
-                if (IsFree(i))
+                if (_t.IsFree(i))
                 {
                     Group(DefectKind.ChainReachesFreeEntry, [i], [bucket], ("chain reaching a free entry", "chains reaching a free entry"));
                     break;
@@ -300,7 +300,7 @@ internal static class HashTableClassifier
                     reachable++;
                     continue;
                 }
-                if (_onFree[i] || IsFree(i))
+                if (_onFree[i] || _t.IsFree(i))
                     continue;
                 if (_t.Blank?[i] == true)
                     Group(DefectKind.PhantomEntry, [i], [], ("entry counted but never written", "entries counted but never written"));
@@ -334,8 +334,6 @@ internal static class HashTableClassifier
                 result.Add(new HashTableDefect(kind, [.. g.Indices], [.. g.Buckets], $"{g.Count} {(g.Count == 1 ? g.Detail.One : g.Detail.Many)}"));
             return result;
         }
-
-        private bool IsFree(int i) => _layout.LiveByHashCode ? _t.HashCodes[i] < 0 : _t.Nexts[i] < -1;
 
         private int FreeNext(int i) => _layout.EncodedFreeList ? -3 - _t.Nexts[i] : _t.Nexts[i];
 

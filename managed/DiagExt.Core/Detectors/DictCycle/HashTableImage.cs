@@ -39,6 +39,9 @@ public sealed class HashTableImage
     public Func<IReadOnlyList<(int A, int B)>, bool[]>? KeysEqual { get; init; }
 
     public int EntriesLength => Nexts.Length;
+
+    /// <summary>Whether entry i is free (removed or never used) rather than live, as its layout encodes it.</summary>
+    internal bool IsFree(int i) => Layout.IsFree(HashCodes[i], Nexts[i]);
 }
 
 /// <summary>A read-only view of a <see cref="BitSet"/> handed to the classifier.</summary>

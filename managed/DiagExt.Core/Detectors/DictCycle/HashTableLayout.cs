@@ -62,6 +62,9 @@ public sealed record HashTableLayout
     /// <summary>An entry is live when hashCode >= 0 (old layouts) rather than when next >= -1.</summary>
     public required bool LiveByHashCode { get; init; }
 
+    /// <summary>Whether an entry with these raw fields is free (removed or never used) rather than live.</summary>
+    public bool IsFree(int hashCode, int next) => LiveByHashCode ? hashCode < 0 : next < -1;
+
     /// <summary>A free entry's next holds StartOfFreeList(-3) - nextFree instead of nextFree.</summary>
     public required bool EncodedFreeList { get; init; }
 
