@@ -45,7 +45,7 @@ public static class BatchRun
             // One dump named on its own ('analyze a.core --html r.html') shows the report it would show without the
             // report file, not a one-row table: asking for a file must not change what the terminal says.
             if (OneNamedDump(settings, report) is { } single)
-                OutputFormats.Render(OutputFormat.Text, single, io);
+                OutputFormats.Render(OutputFormat.Text, single, io, arguments.Has(CommonOptions.Verbose.Name));
             else
                 BatchTextRenderer.Render(report, io.Out);
             foreach (string? file in new[] { settings.JsonFile, settings.MarkdownFile, settings.HtmlFile })

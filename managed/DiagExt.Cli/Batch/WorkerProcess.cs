@@ -66,7 +66,7 @@ public static class WorkerProcess
 
     private static WorkerOutcome Interpret(DumpCandidate dump, ChildExit exit, string output, TimeSpan elapsed, long? peak, BatchSettings settings)
     {
-        if (exit.Code is (int)ExitCode.NothingFound or (int)ExitCode.HazardsFound)
+        if (exit.Code is (int)ExitCode.NothingFound or (int)ExitCode.HazardsFound or (int)ExitCode.Incomplete)
         {
             try
             {

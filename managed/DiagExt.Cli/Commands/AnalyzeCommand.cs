@@ -29,7 +29,8 @@ public sealed class AnalyzeCommand : ICommand
         "JSON document (schemaVersion, findings each with its dump, one entry per dump, totals). Reports: --json FILE.json " +
         "(or --json=FILE), --markdown FILE, --html FILE. Files in folders that are not dumps are listed as skipped; a named " +
         "file that is not a dump counts as a failure.\n\n" +
-        "Batch exit code: 2 if no dump could be analysed, else 1 if any hazard was found, else 0.";
+        "Batch exit code: 2 if no dump could be analysed, else 1 if any hazard was found, else 3 if a detector failed on " +
+        "some dump (the reports list which), else 0.";
 
     public IReadOnlyList<OptionSpec> Options { get; } = [.. CommonOptions.Target, .. BatchOptions.All];
 

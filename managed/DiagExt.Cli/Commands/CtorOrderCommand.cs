@@ -54,8 +54,8 @@ public sealed class CtorOrderCommand(IDetector detector) : ICommand
             throw new UsageException("--baseline and --write-baseline: one at a time (write a new baseline, or check against one)");
         var baseline = new StaticCtorOrderScan.BaselineOptions(arguments.Value(Baseline.Name), arguments.Value(WriteBaseline.Name));
         AnalysisReport report = StaticCtorOrderScan.Run([first, .. arguments.Positionals], baseline, io.Cancellation);
-        OutputFormats.Render(format, report, io);
+        OutputFormats.Render(format, report, io, arguments.Has(CommonOptions.Verbose.Name));
         // Writing a baseline records what is there: the run did its job.
-        return report.HasFindings && baseline.Write is null ? ExitCode.HazardsFound : ExitCode.NothingFound;
+        return baseline.Write is null ? report.ExitCode : ExitCode.NothingFound;
     }
 }

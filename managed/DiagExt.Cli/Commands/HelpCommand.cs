@@ -31,7 +31,7 @@ public sealed class HelpCommand(Func<IReadOnlyList<ICommand>> commands) : IComma
         return ExitCode.NothingFound;
     }
 
-    private const string ExitCodes = "exit codes: 0 nothing found, 1 hazards found, 2 usage or input error, 130 cancelled by Ctrl+C, 143 by SIGTERM.";
+    private const string ExitCodes = ExitCodeText.Summary;
 
     public static string Overview(IReadOnlyList<ICommand> commands)
     {

@@ -30,7 +30,7 @@ public static class BatchHtmlRenderer
         WriteFindings(batch, groups, o);
         WriteProblems(batch, o);
         o.WriteLine("</main>");
-        o.WriteLine($"<footer>diagext {E(ToolVersion.Current)}: names the cause of a hung .NET process from a dump. Exit code of this batch: {(int)batch.ExitCode} (0 nothing found, 1 hazards found, 2 no dump could be analysed).</footer>");
+        o.WriteLine($"<footer>diagext {E(ToolVersion.Current)}: names the cause of a hung .NET process from a dump. Exit code of this batch: {(int)batch.ExitCode} (0 nothing found, 1 hazards found, 2 no dump could be analysed, 3 a detector failed on some dump).</footer>");
         o.WriteLine($"<script>{Script.Value}</script>");
         o.WriteLine("</body></html>");
     }
@@ -45,6 +45,8 @@ public static class BatchHtmlRenderer
         Card(o, batch.Dumps.Count, "dumps", "");
         Card(o, batch.Analysed, "analysed", "ok");
         Card(o, batch.Failed, "failed", batch.Failed > 0 ? "warn" : "");
+        if (batch.Incomplete.Any())
+            Card(o, batch.Incomplete.Count(), "incomplete", "warn");
         Card(o, batch.Findings.Count, "findings", batch.Hazards > 0 ? "hazard" : "ok");
         foreach (var (detector, count) in batch.FindingsByDetector)
             Card(o, count, detector, "hazard");
@@ -166,6 +168,15 @@ public static class BatchHtmlRenderer
             o.WriteLine($"<h2>Errors ({failed.Count})</h2><ul class=\"plain\">");
             foreach (DumpResult d in failed)
                 o.WriteLine($"<li><span class=\"mono\">{E(d.Name)}</span>: {E(BatchWords.Result(d))}: {E(d.Error)}</li>");
+            o.WriteLine("</ul>");
+        }
+        var incomplete = batch.Incomplete.ToList();
+        if (incomplete.Count > 0)
+        {
+            o.WriteLine($"<h2>Incomplete analyses ({incomplete.Count}): a detector failed, the others' findings are above</h2><ul class=\"plain\">");
+            foreach (DumpResult d in incomplete)
+                foreach (string failure in BatchWords.Failures(d))
+                    o.WriteLine($"<li><span class=\"mono\">{E(d.Name)}</span>: {E(failure)}</li>");
             o.WriteLine("</ul>");
         }
         if (batch.Skipped.Count > 0)

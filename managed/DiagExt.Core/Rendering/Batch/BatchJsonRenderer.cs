@@ -72,6 +72,7 @@ public static class BatchJsonRenderer
         w.WriteNumber("distinctDumps", batch.Distinct.Count());
         w.WriteNumber("analysed", batch.Analysed);
         w.WriteNumber("failed", batch.Failed);
+        w.WriteNumber("incomplete", batch.Incomplete.Count());
         w.WriteNumber("duplicates", batch.Duplicates);
         w.WriteNumber("skippedFiles", batch.Skipped.Count);
         w.WriteNumber("findings", batch.Findings.Count);
