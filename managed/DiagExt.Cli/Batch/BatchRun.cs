@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using DiagExt.Cli.CommandLine;
 using DiagExt.Cli.Commands;
+using DiagExt.Core.Analysis;
 using DiagExt.Core.Errors;
 using DiagExt.Core.Rendering.Batch;
 using DiagExt.Core.Reports;
@@ -38,7 +39,7 @@ public static class BatchRun
         WriteReports(report, settings);
         if (settings.JsonToStdout)
         {
-            io.Out.Write(BatchJsonRenderer.RenderToString(report));
+            io.Out.Write(new BatchJsonRenderer(DetectorCatalog.Json).RenderToString(report));
         }
         else
         {
@@ -90,11 +91,11 @@ public static class BatchRun
     private static void WriteReports(BatchReport report, BatchSettings settings)
     {
         if (settings.JsonFile is { } json)
-            Write(json, stream => BatchJsonRenderer.Render(report, stream));
+            Write(json, stream => new BatchJsonRenderer(DetectorCatalog.Json).Render(report, stream));
         if (settings.MarkdownFile is { } markdown)
             Write(markdown, stream => { using var w = new StreamWriter(stream); BatchMarkdownRenderer.Render(report, w); });
         if (settings.HtmlFile is { } html)
-            Write(html, stream => { using var w = new StreamWriter(stream); BatchHtmlRenderer.Render(report, w); });
+            Write(html, stream => { using var w = new StreamWriter(stream); BatchHtmlRenderer.Render(report, w, DetectorCatalog.Json); });
     }
 
     /// <summary>Writes beside the target and renames, so a reader never sees half a report.</summary>

@@ -1,3 +1,4 @@
+using DiagExt.Core.Analysis;
 using System.Diagnostics;
 using System.Globalization;
 using System.Text.Json;
@@ -70,7 +71,7 @@ public static class WorkerProcess
         {
             try
             {
-                return new WorkerOutcome(DumpStatus.Analysed, null, ReportJson.Read(output), elapsed, peak);
+                return new WorkerOutcome(DumpStatus.Analysed, null, DetectorCatalog.Json.Read(output), elapsed, peak);
             }
             catch (JsonException e)
             {

@@ -15,6 +15,8 @@ public sealed class AnalyzeCommand : ICommand
 
     public string Summary => "run every detector on a dump or live process, or on every dump in files, folders and globs";
 
+    public bool InDebugger => true;
+
     public string Usage => "diagext analyze <dump> | --pid N [--snapshot] | <dumps, folders, globs>... [options]";
 
     public string Details =>

@@ -43,7 +43,7 @@ public static class OutputFormats
         switch (format)
         {
             case OutputFormat.Json:
-                ReportJson.Write(verbose ? report : report.WithoutDetails(), io.Out);
+                DetectorCatalog.Json.Write(verbose ? report : report.WithoutDetails(), io.Out);
                 break;
             case OutputFormat.Dml:
                 new ConsoleReportRenderer(new DmlStyle(managedTarget: report.Target?.Runtime.IsLoaded == true), verbose).Render(report, io.Markup);
