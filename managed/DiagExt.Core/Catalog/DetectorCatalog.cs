@@ -1,10 +1,11 @@
+using DiagExt.Core.Analysis;
 using DiagExt.Core.Detectors.CtorOrder;
 using DiagExt.Core.Detectors.DictCycle;
 using DiagExt.Core.Detectors.LoaderLock;
 using DiagExt.Core.Detectors.WcfHang;
 using DiagExt.Core.Reports;
 
-namespace DiagExt.Core.Analysis;
+namespace DiagExt.Core.Catalog;
 
 /// <summary>
 /// Every detector DiagExt has, in the order <c>analyze</c> runs them. A new detector is one line here: the
