@@ -25,6 +25,7 @@ HRESULT CALLBACK dictcycle(PDEBUG_CLIENT client, PCSTR args) { return RunDiagext
 HRESULT CALLBACK loaderlock(PDEBUG_CLIENT client, PCSTR args) { return RunDiagextCommand(client, "loaderlock", args); }
 
 HRESULT CALLBACK wcfhang(PDEBUG_CLIENT client, PCSTR args) { return RunDiagextCommand(client, "wcfhang", args); }
+HRESULT CALLBACK hang(PDEBUG_CLIENT client, PCSTR args) { return RunDiagextCommand(client, "hang", args); }
 
 HRESULT CALLBACK ctororder(PDEBUG_CLIENT client, PCSTR args) { return RunDiagextCommand(client, "ctororder", args); }
 

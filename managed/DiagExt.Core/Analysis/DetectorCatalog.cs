@@ -1,5 +1,6 @@
 using DiagExt.Core.Detectors.CtorOrder;
 using DiagExt.Core.Detectors.DictCycle;
+using DiagExt.Core.Detectors.Hang;
 using DiagExt.Core.Detectors.LoaderLock;
 using DiagExt.Core.Detectors.WcfHang;
 
@@ -17,6 +18,7 @@ public static class DetectorCatalog
         new CtorOrderDetector(),
         new LoaderLockDetector(),
         new WcfHangDetector(),
+        new HangDetector(),
     ];
 
     public static IDetector? Find(string name) => CreateAll().FirstOrDefault(d => d.Name == name);

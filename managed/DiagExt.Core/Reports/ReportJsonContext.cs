@@ -1,6 +1,7 @@
 using System.Text.Json.Serialization;
 using DiagExt.Core.Detectors.CtorOrder;
 using DiagExt.Core.Detectors.DictCycle;
+using DiagExt.Core.Detectors.Hang;
 using DiagExt.Core.Detectors.LoaderLock;
 using DiagExt.Core.Detectors.WcfHang;
 
@@ -18,4 +19,5 @@ namespace DiagExt.Core.Reports;
 [JsonSerializable(typeof(CtorOrderFinding))]
 [JsonSerializable(typeof(LoaderLockFinding))]
 [JsonSerializable(typeof(WcfHangFinding))]
+[JsonSerializable(typeof(HangFinding))]
 internal sealed partial class ReportJsonContext : JsonSerializerContext;

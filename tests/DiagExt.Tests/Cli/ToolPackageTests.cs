@@ -44,7 +44,7 @@ public class ToolPackageTests
         Assert.That(Field("license"), Is.EqualTo("MIT"));
         Assert.That(Field("readme"), Is.EqualTo("PACKAGE.md"));
         string readme = new StreamReader(package.GetEntry("PACKAGE.md")!.Open()).ReadToEnd();
-        foreach (string detector in new[] { "dictcycle", "loaderlock", "wcfhang", "ctororder" })
+        foreach (string detector in new[] { "dictcycle", "loaderlock", "wcfhang", "hang", "ctororder" })
         {
             Assert.That(Field("description"), Does.Contain(DescriptionWord(detector)), detector);
             Assert.That(readme, Does.Contain($"diagext {detector}"), detector);
@@ -56,6 +56,7 @@ public class ToolPackageTests
         "dictcycle" => "Dictionary/HashSet",
         "loaderlock" => "loader-lock",
         "wcfhang" => "WCF",
+        "hang" => "deadlocks and thread-pool starvation",
         _ => "GetConstructors",
     };
 }

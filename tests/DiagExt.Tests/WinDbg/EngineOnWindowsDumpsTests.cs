@@ -66,7 +66,7 @@ public class EngineOnWindowsDumpsTests
         Assert.That(DmlChecker.LinkCommands(dml), Is.Empty);
         string text = dml.Replace("&lt;", "<").Replace("&gt;", ">").Replace("&quot;", "\"").Replace("&amp;", "&");
         Assert.That(text, Does.Contain("usage: diagext <command> <dump> | --pid N"));
-        foreach (string command in new[] { "analyze", "dictcycle", "loaderlock", "wcfhang", "ctororder", "help" })
+        foreach (string command in new[] { "analyze", "dictcycle", "loaderlock", "wcfhang", "hang", "ctororder", "help" })
             Assert.That(text, Does.Contain($"  {command} "), command);
     }
 

@@ -8,7 +8,7 @@ namespace DiagExt.Tests.WinDbg;
 public class ExportTableTests
 {
     private static readonly string[] Expected =
-        ["DebugExtensionInitialize", "DebugExtensionUninitialize", "DebugExtensionNotify", "help", "dictcycle", "loaderlock", "wcfhang", "ctororder", "analyze"];
+        ["DebugExtensionInitialize", "DebugExtensionUninitialize", "DebugExtensionNotify", "help", "dictcycle", "loaderlock", "wcfhang", "hang", "ctororder", "analyze"];
 
     // Windows itself; anything else (libstdc++-6.dll, libgcc_s_*.dll, libwinpthread-1.dll) would have to be shipped.
     private static readonly string[] SystemDlls = ["kernel32.dll", "advapi32.dll", "user32.dll", "msvcrt.dll"];
