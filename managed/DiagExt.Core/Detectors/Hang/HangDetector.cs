@@ -62,6 +62,8 @@ public sealed class HangDetector : IDetector
             findings.Add(DeadlockFindingBuilder.Build(knot, graph, index, bystanders, names));
         }
         findings.AddRange(BlockedChains.Find(graph, index, inKnot, reaching.Keys.ToHashSet(), names));
+        if (PoolStarvation.Find(target, graph, context.Note, context.Cancellation) is { } starved)
+            findings.Add(starved);
         int waiting = graph.Waits.Values.Count(w => w.IsLockWait);
         if (findings.Count == 0)
             context.Note($"{graph.Waits.Count} thread{(graph.Waits.Count == 1 ? "" : "s")} in a wait ({waiting} for a lock); no cycle, no chain");

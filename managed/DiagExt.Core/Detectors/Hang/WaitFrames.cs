@@ -38,9 +38,11 @@ internal static class WaitFrames
     {
         string type = frame.TypeName!;
         // Generic instantiations ("Task`1[[System.Int32, ...]]") and awaiters of every shape reduce to their definition.
-        int bracket = type.IndexOf('[', StringComparison.Ordinal);
+        int bracket = type.IndexOfAny(['[', '<']);
         if (bracket > 0)
             type = type[..bracket];
+        if (type == HangNames.Task && frame.TypeName!.Length > type.Length)
+            type += "`1"; // ClrMD names Task<int> "System.Threading.Tasks.Task<System.Int32>"
         if (type.StartsWith("System.Runtime.CompilerServices.", StringComparison.Ordinal) && type.Contains("Awaite", StringComparison.Ordinal) && frame.MethodName == "GetResult")
             return WaitKind.Task;
         return Methods.TryGetValue((type, frame.MethodName!), out WaitKind kind) ? kind : null;
