@@ -38,7 +38,9 @@ public sealed class HangDetector : IDetector
 
     public DetectorNeeds Needs => DetectorNeeds.ManagedRuntime;
 
-    public IHeapInterest? HeapInterest => null;
+    private readonly SemaphoreInterest _semaphores = new();
+
+    public IHeapInterest? HeapInterest => _semaphores;
 
     public Type FindingType => typeof(HangFinding);
 
@@ -62,6 +64,9 @@ public sealed class HangDetector : IDetector
             findings.Add(DeadlockFindingBuilder.Build(knot, graph, index, bystanders, names));
         }
         findings.AddRange(BlockedChains.Find(graph, index, inKnot, reaching.Keys.ToHashSet(), names));
+        using (var images = new CtorOrder.LoadedModuleImages(target))
+            findings.AddRange(AsyncDeadlocks.Find(target, context.Heap.ObjectsFor(_semaphores), images,
+                wanted => new LockNames(StaticReferenceFinder.FindPaths(runtime, wanted, context.Cancellation)), context.Cancellation));
         if (PoolStarvation.Find(target, graph, context.Note, context.Cancellation) is { } starved)
             findings.Add(starved);
         int waiting = graph.Waits.Values.Count(w => w.IsLockWait);

@@ -48,9 +48,16 @@ public sealed record HangLock
 /// <summary>One thread of a cycle: what it holds and what it waits for, and in which frame.</summary>
 public sealed record HangCycleStep
 {
-    public required uint OsThreadId { get; init; }
+    /// <summary>The thread of a lock cycle; null for an async method, which no thread runs while it waits.</summary>
+    public uint? OsThreadId { get; init; }
 
     public int? ManagedThreadId { get; init; }
+
+    /// <summary>The async method of an async-deadlock step ("SemaphoreDeadlock.PlaceOrderAsync").</summary>
+    public string? Method { get; init; }
+
+    /// <summary>Its state machine box (a task), for !DumpObj and dumpasync.</summary>
+    public string? StateMachine { get; init; }
 
     /// <summary>The lock it holds that the previous step waits for.</summary>
     public string? Holds { get; init; }
