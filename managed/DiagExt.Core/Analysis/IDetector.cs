@@ -39,5 +39,11 @@ public interface IDetector
     /// <summary>The record its findings are: a batch reads a finding's JSON back into it.</summary>
     Type FindingType { get; }
 
+    /// <summary>
+    /// On a live process, how long to watch its threads (CPU time, system call) before it is suspended and read: a
+    /// detector that says whether blocked threads moved asks for more than the default short window.
+    /// </summary>
+    TimeSpan LiveSampleWindow => TimeSpan.Zero;
+
     IReadOnlyList<Finding> Analyze(AnalysisContext context);
 }

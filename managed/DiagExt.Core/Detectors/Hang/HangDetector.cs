@@ -22,6 +22,11 @@ public sealed class HangDetector : IDetector
     /// <summary>Fewest threads waiting one behind the other for a chain to be reported: one waiter on a busy lock is normal.</summary>
     public const int MinChainWaiters = 2;
 
+    /// <summary>How long a live process is watched before it is read, to say whether its blocked threads move.</summary>
+    public static readonly TimeSpan LiveWindow = TimeSpan.FromSeconds(1);
+
+    public TimeSpan LiveSampleWindow => LiveWindow;
+
     public string Name => CommandName;
 
     public string Description => "deadlocks, async deadlocks, thread-pool starvation and blocked chains: the wait-for graph of a hung process";
@@ -69,6 +74,8 @@ public sealed class HangDetector : IDetector
                 wanted => new LockNames(StaticReferenceFinder.FindPaths(runtime, wanted, context.Cancellation)), context.Cancellation));
         if (PoolStarvation.Find(target, graph, context.Note, context.Cancellation) is { } starved)
             findings.Add(starved);
+        for (int i = 0; i < findings.Count; i++)
+            findings[i] = LiveProgress.Annotate((HangFinding)findings[i], target);
         int waiting = graph.Waits.Values.Count(w => w.IsLockWait);
         if (findings.Count == 0)
             context.Note($"{graph.Waits.Count} thread{(graph.Waits.Count == 1 ? "" : "s")} in a wait ({waiting} for a lock); no cycle, no chain");
