@@ -123,3 +123,41 @@ public class HangDeadlockTests
         Assert.That(result.Findings.Select(f => f.GetProperty("detector").GetString() + "/" + f.GetProperty("kind").GetString()), Is.EqualTo(new[] { "hang/deadlock" }));
     }
 }
+
+/// <summary>The batch HTML report draws each cycle as an inline SVG: no script, every label escaped, one node per thread of the cycle.</summary>
+[TestFixture]
+public class HangBatchTests
+{
+    [Test]
+    public void A_batch_html_report_draws_each_cycle_and_counts_the_hang_column()
+    {
+        string folder = Path.Combine(Repo.WorkDirectory, "hang-batch");
+        if (Directory.Exists(folder))
+            Directory.Delete(folder, recursive: true);
+        Directory.CreateDirectory(folder);
+        foreach (string mode in new[] { "monitor3", "semaphore", "healthy" })
+            File.Copy(HangSample.Of(mode, 1).Path, Path.Combine(folder, $"{mode}.core"));
+        string html = Path.Combine(folder, "report.html");
+        string markdown = Path.Combine(folder, "report.md");
+
+        Diagext.Result result = Diagext.Run("analyze", folder, "--html", html, "--markdown", markdown);
+
+        Assert.That(result.ExitCode, Is.EqualTo(1), result.Stdout + result.Stderr);
+        string page = File.ReadAllText(html);
+        var svgs = System.Text.RegularExpressions.Regex.Matches(page, "<svg class=\"ring\".*?</svg>", System.Text.RegularExpressions.RegexOptions.Singleline).Select(m => m.Value).ToList();
+        Assert.That(svgs, Has.Count.EqualTo(2), "one drawing per cycle: the Monitor cycle and the async one");
+        foreach (string svg in svgs)
+            Assert.DoesNotThrow(() => System.Xml.Linq.XElement.Parse(svg), "well-formed SVG");
+        Assert.That(svgs.Select(s => System.Text.RegularExpressions.Regex.Matches(s, "<rect ").Count), Is.EquivalentTo(new[] { 3, 2 }), "a node per member of each cycle");
+        Assert.That(svgs.Any(s => s.Contains("waits for AccountLock 0x")), Is.True);
+        Assert.That(svgs.Any(s => s.Contains("SemaphoreDeadlock.PlaceOrderAsync")), Is.True);
+        Assert.That(page, Does.Not.Contain("<script src"), "nothing from outside");
+
+        string[] lines = File.ReadAllLines(markdown);
+        string header = lines.First(l => l.StartsWith("| dump |", StringComparison.Ordinal));
+        int column = header.Split('|').Select(c => c.Trim()).ToList().IndexOf("hang");
+        Assert.That(column, Is.GreaterThan(0), header);
+        string Cell(string dump) => lines.First(l => l.Contains($"{dump}.core", StringComparison.Ordinal) && l.StartsWith('|')).Split('|')[column].Trim();
+        Assert.That((Cell("monitor3"), Cell("semaphore"), Cell("healthy")), Is.EqualTo(("1", "1", "0")));
+    }
+}

@@ -1,10 +1,20 @@
+using System.Text.Json.Serialization;
 using DiagExt.Core.Reports;
 
 namespace DiagExt.Core.Detectors.Hang;
 
 /// <summary>What blocks a hung process: a cycle of threads and locks, async methods waiting on each other, a starved pool or a long chain.</summary>
-public sealed record HangFinding : Finding
+public sealed record HangFinding : Finding, IHasRing
 {
+    /// <summary>The cycle for renderers that draw it: each thread (or async method) and the lock it waits for.</summary>
+    [JsonIgnore]
+    public IReadOnlyList<RingStep> Ring => Cycle.Select(s => new RingStep(
+        s.OsThreadId is uint t ? $"0x{t:x}{(s.ManagedThreadId is int m ? $" ({m})" : "")}" : s.Method ?? "?",
+        $"waits for {LockName(s.WaitsFor)}")).ToList();
+
+    private string LockName(string address) =>
+        Locks.FirstOrDefault(l => l.Address == address) is { } l ? $"{(l.Path is { } p ? p[(p.LastIndexOf('.') + 1)..] : Targets.TypeNames.Short(l.Type))} {address}" : address;
+
     public override string Detector => HangDetector.CommandName;
 
     /// <summary>A cycle, an async cycle and a starved pool are certain; a chain ending in a thread that runs may yet move.</summary>
