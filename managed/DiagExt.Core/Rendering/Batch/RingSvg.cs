@@ -15,6 +15,14 @@ public static class RingSvg
 
     private static readonly CultureInfo Invariant = CultureInfo.InvariantCulture;
 
+    private const double BoxHeight = 26;
+
+    private static double Width(string label) => Math.Max(120, 7.5 * Math.Min(label.Length, 60) + 16);
+
+    /// <summary>How far from a box's centre a line in direction (ux, uy) leaves it, plus a few pixels.</summary>
+    private static double BoxExit(double width, double ux, double uy) =>
+        Math.Min(Math.Abs(ux) < 1e-9 ? double.MaxValue : width / 2 / Math.Abs(ux), Math.Abs(uy) < 1e-9 ? double.MaxValue : BoxHeight / 2 / Math.Abs(uy)) + 5;
+
     public static string Render(IReadOnlyList<RingStep> ring)
     {
         if (ring.Count == 0)
@@ -37,21 +45,25 @@ public static class RingSvg
                 svg.Append(Invariant, $"<text x=\"{x1:0.#}\" y=\"{y1 - 70:0.#}\" text-anchor=\"middle\" font-size=\"11\">{HtmlEscaper.Escape(steps[i].EdgeToNext)}</text>");
                 break;
             }
-            // Shorten each arrow so it starts and ends outside the node boxes.
-            double dx = x2 - x1, dy = y2 - y1, length = Math.Sqrt(dx * dx + dy * dy), cut = Math.Min(34, length / 3);
-            double sx = x1 + dx / length * cut, sy = y1 + dy / length * cut, ex = x2 - dx / length * cut, ey = y2 - dy / length * cut;
+            double dx = x2 - x1, dy = y2 - y1, length = Math.Max(1, Math.Sqrt(dx * dx + dy * dy));
+            double ux = dx / length, uy = dy / length;
+            // Two nodes wait for each other: two arrows side by side, not one on the other.
+            double side = n == 2 ? 10 : 0, px = -uy * side, py = ux * side;
+            // Each arrow starts and ends at the edge of its node's box (plus a little air).
+            double from = BoxExit(Width(steps[i].Node), ux, uy), to = BoxExit(Width(steps[(i + 1) % n].Node), ux, uy);
+            double sx = x1 + ux * from + px, sy = y1 + uy * from + py, ex = x2 - ux * to + px, ey = y2 - uy * to + py;
             svg.Append(Invariant, $"<line x1=\"{sx:0.#}\" y1=\"{sy:0.#}\" x2=\"{ex:0.#}\" y2=\"{ey:0.#}\" stroke=\"#b33\" stroke-width=\"1.5\" marker-end=\"url(#arrow)\"/>");
-            double mx = (x1 + x2) / 2 + (x2 - x1 == 0 ? 0 : 0), my = (y1 + y2) / 2;
-            // The label sits outside the circle, beside the arrow's middle.
-            double ox = mx - cx, oy = my - cy, o = Math.Max(1, Math.Sqrt(ox * ox + oy * oy));
-            double lx = mx + ox / o * 14, ly = my + oy / o * 14;
-            string anchor = Math.Abs(ox) < 20 ? "middle" : ox > 0 ? "start" : "end";
+            double mx = (sx + ex) / 2, my = (sy + ey) / 2;
+            // The label sits beside the arrow's middle, away from the ring's centre (or from the other arrow).
+            double ox = n == 2 ? px : mx - cx, oy = n == 2 ? py : my - cy, o = Math.Max(1, Math.Sqrt(ox * ox + oy * oy));
+            double lx = mx + ox / o * 8, ly = my + oy / o * 22 + 4;
+            string anchor = Math.Abs(ox / o) < 0.3 ? "middle" : ox > 0 ? "start" : "end";
             svg.Append(Invariant, $"<text x=\"{lx:0.#}\" y=\"{ly:0.#}\" text-anchor=\"{anchor}\" font-size=\"11\" fill=\"#555\">{HtmlEscaper.Escape(steps[i].EdgeToNext)}</text>");
         }
         for (int i = 0; i < n; i++)
         {
             var (x, y) = At(i);
-            double w = Math.Max(120, 7.5 * Math.Min(steps[i].Node.Length, 60) + 16);
+            double w = Width(steps[i].Node);
             svg.Append(Invariant, $"<rect x=\"{x - w / 2:0.#}\" y=\"{y - 13:0.#}\" width=\"{w:0.#}\" height=\"26\" rx=\"6\" fill=\"#fff4f4\" stroke=\"#b33\"/>");
             svg.Append(Invariant, $"<text x=\"{x:0.#}\" y=\"{y + 4:0.#}\" text-anchor=\"middle\" font-size=\"12\" font-family=\"monospace\">{HtmlEscaper.Escape(steps[i].Node)}</text>");
         }
