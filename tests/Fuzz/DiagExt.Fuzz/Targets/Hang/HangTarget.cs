@@ -71,10 +71,8 @@ public sealed class HangTarget : IFuzzTarget
         if (input.Length < 1 || Core(input.Span[0]) is not { } core)
             return "no-core";
         var chunks = HeapChunkCodec.Decode(input[1..]).Select(c => c.Chunk).ToList();
-        var dataTarget = new DataTarget(new OverlayReader(core.Base.DataReader, chunks), new DataTargetOptions());
-        (ClrRuntime? runtime, RuntimeStatus status) = RuntimeLoader.Load(dataTarget, new TargetOptions(), CancellationToken.None);
-        using var target = new Target("fuzzed hang core", TargetKind.ElfCore, dataTarget, runtime, status,
-            ThreadTimes.Unavailable("not read by the fuzzer"), null, new TargetOptions { Threads = 1 });
+        using Target target = core.Overlay(chunks, "fuzzed hang core");
+        ClrRuntime? runtime = target.Runtime;
         AnalysisReport report = Analyzer.Run(target, [new HangDetector()]);
         ReportChecks.Check(report);
 

@@ -79,6 +79,17 @@ internal sealed class SampleCore
     /// <summary>The WCF objects of the hang, as the core holds them.</summary>
     public IReadOnlyList<(ulong Address, byte[] Bytes)> Objects { get; } = [];
 
+    /// <summary>
+    /// This core with <paramref name="chunks"/> laid over its memory, opened as diagext opens a dump (one reader thread):
+    /// the runtime is read through the overlay, so every object the chunks replace is what the detectors see.
+    /// </summary>
+    public Target Overlay(IReadOnlyList<HeapChunk> chunks, string name)
+    {
+        var dataTarget = new DataTarget(new OverlayReader(Base.DataReader, chunks), new DataTargetOptions());
+        (ClrRuntime? runtime, RuntimeStatus status) = RuntimeLoader.Load(dataTarget, new TargetOptions(), CancellationToken.None);
+        return new Target(name, TargetKind.ElfCore, dataTarget, runtime, status, ThreadTimes.Unavailable("not read by the fuzzer"), null, new TargetOptions { Threads = 1 });
+    }
+
     /// <summary>The MethodTable pointer and every instance field of the object at <paramref name="address"/> in the unmodified core.</summary>
     public IReadOnlyList<(int Offset, int Size, FieldKind Kind)> FieldsAt(ulong address) => _layouts.TryGetValue(address, out var layout) ? layout : [];
 

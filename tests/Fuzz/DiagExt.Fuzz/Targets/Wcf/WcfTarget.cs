@@ -57,10 +57,8 @@ public sealed class WcfTarget : IFuzzTarget
         if (SampleCore.Shared is not { } core)
             return "no-core";
         var chunks = HeapChunkCodec.Decode(input).Select(c => c.Chunk).ToList();
-        var dataTarget = new DataTarget(new OverlayReader(core.Base.DataReader, chunks), new DataTargetOptions());
-        (ClrRuntime? runtime, RuntimeStatus status) = RuntimeLoader.Load(dataTarget, new TargetOptions(), CancellationToken.None);
-        using var target = new Target("fuzzed WCF core", TargetKind.ElfCore, dataTarget, runtime, status,
-            ThreadTimes.Unavailable("not read by the fuzzer"), null, new TargetOptions { Threads = 1 });
+        using Target target = core.Overlay(chunks, "fuzzed WCF core");
+        ClrRuntime? runtime = target.Runtime;
         AnalysisReport report = Analyzer.Run(target, [new WcfHangDetector()]);
         ReportChecks.Check(report);
 
