@@ -47,7 +47,7 @@ public sealed class HangDetector : IDetector
 
     public IHeapInterest? HeapInterest => _semaphores;
 
-    public Type FindingType => typeof(HangFinding);
+    public FindingContract Contract { get; } = new(CommandName, typeof(HangFinding), HangJson.Default);
 
     public IReadOnlyList<Finding> Analyze(AnalysisContext context)
     {
