@@ -1,4 +1,3 @@
-using DiagExt.Core.Detectors.CtorOrder;
 using DiagExt.Core.Reports;
 using DiagExt.Core.Targets;
 using Microsoft.Diagnostics.Runtime;

@@ -1,6 +1,6 @@
+using DiagExt.Core.Targets;
 using System.Reflection.Metadata;
 using System.Reflection.Metadata.Ecma335;
-using DiagExt.Core.Detectors.CtorOrder;
 using DiagExt.Core.Il;
 using Microsoft.Diagnostics.Runtime;
 

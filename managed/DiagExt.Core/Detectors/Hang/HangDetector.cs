@@ -39,7 +39,7 @@ public sealed class HangDetector : IDetector
         "with the threads that wait on its locks from outside listed as bystanders; every pool worker blocked on a task while work is queued is " +
         "'threadpool-starvation'; a chain of two or more threads waiting one behind the other for a thread that is not waiting for a lock is " +
         "'blocked-chain' (a warning: that thread may yet release). Reported: each thread, what it holds and waits for and where, each lock with " +
-        "the static field that holds it. On a live process (--pid) the threads are sampled twice a second apart to say whether they moved.";
+        "the static field that holds it. On a live process the threads are sampled twice a second apart to say whether they moved.";
 
     public DetectorNeeds Needs => DetectorNeeds.ManagedRuntime;
 
@@ -69,7 +69,7 @@ public sealed class HangDetector : IDetector
             findings.Add(DeadlockFindingBuilder.Build(knot, graph, index, bystanders, names));
         }
         findings.AddRange(BlockedChains.Find(graph, index, inKnot, reaching.Keys.ToHashSet(), names));
-        using (var images = new CtorOrder.LoadedModuleImages(target))
+        using (var images = new LoadedModuleImages(target))
             findings.AddRange(AsyncDeadlocks.Find(target, context.Heap.ObjectsFor(_semaphores), images,
                 wanted => new LockNames(StaticReferenceFinder.FindPaths(runtime, wanted, context.Cancellation)), context.Cancellation));
         if (PoolStarvation.Find(target, graph, context.Note, context.Cancellation) is { } starved)
