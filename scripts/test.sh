@@ -1,8 +1,19 @@
 #!/usr/bin/env bash
 # Runs every test: installs what is missing, builds, runs the NUnit suite (which builds the samples,
 # runs them and dumps them), and prints "N passed, N failed, N skipped" parsed from the TRX results.
+#   scripts/test.sh          the whole suite (what CI runs)
+#   scripts/test.sh --fast   the unit category only, two fixtures at a time: the loop while editing
+#                            (no sample started, no dump made; tests/DiagExt.Tests/Infrastructure/TestKind.cs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+filter=(); workers=1
+case "${1:-}" in
+    "") ;;
+    --fast) filter=(--filter "TestCategory=unit"); workers=2 ;;
+    -h|--help) sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "scripts/test.sh: unknown option '$1' (use --fast, or nothing for the whole suite)" >&2; exit 2 ;;
+esac
 
 # The team's Windows dumps live outside the repository, where tests/DiagExt.Tests/Infrastructure/Repo.cs looks:
 # beside the clone, or beside the folder holding it. Without them the tests that need them are skipped.
@@ -20,8 +31,8 @@ bash scripts/setup.sh
 results=artifacts/test-results
 rm -rf "$results"
 set +e
-dotnet test DiagExt.sln -c Release --no-build --nologo \
+dotnet test DiagExt.sln -c Release --no-build --nologo "${filter[@]}" \
     --logger "trx;LogFileName=results.trx" --results-directory "$results" \
-    --blame-hang-timeout 20m -- NUnit.NumberOfTestWorkers=1
+    --blame-hang-timeout 20m -- NUnit.NumberOfTestWorkers=$workers
 set -e
 bash scripts/trx-summary.sh "$results"

@@ -16,6 +16,7 @@ namespace DiagExt.Tests.Analysis;
 /// </summary>
 [TestFixture]
 [NonParallelizable]
+[Category(TestKind.Windows)]
 public class DetectorFailureTests
 {
     public const string Hook = "DIAGEXT_TEST_FAIL_DETECTOR";

@@ -9,6 +9,7 @@ namespace DiagExt.Tests.Architecture;
 /// words them (Cli/Commands/RemedyWords.cs). So no string in DiagExt.Core spells an option of diagext's (comments may).
 /// </summary>
 [TestFixture]
+[Category(TestKind.Unit), Parallelizable(ParallelScope.Fixtures)]
 public partial class CoreWordingTests
 {
     [GeneratedRegex("\"(?:[^\"\\\\]|\\\\.)*\"")]

@@ -1,3 +1,4 @@
+using DiagExt.Tests.Infrastructure;
 using ArchUnitNET.Domain;
 using ArchUnitNET.Domain.Dependencies;
 using ArchUnitNET.Loader;
@@ -12,6 +13,7 @@ namespace DiagExt.Tests.Architecture;
 /// make it, so it is a decision (change <see cref="Allowed"/> and the drawing together), not an accident.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Unit), Parallelizable(ParallelScope.Fixtures)]
 public class LayeringTests
 {
     /// <summary>Layer -> the layers it may use (besides itself). "Core" is the root namespace: shared vocabulary.</summary>

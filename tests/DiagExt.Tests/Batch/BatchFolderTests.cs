@@ -9,6 +9,7 @@ namespace DiagExt.Tests.Batch;
 /// non-dumps skipped, and the aggregated exit code.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class BatchFolderTests
 {
     private Diagext.Result _run = null!;

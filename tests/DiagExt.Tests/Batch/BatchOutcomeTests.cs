@@ -5,6 +5,7 @@ namespace DiagExt.Tests.Batch;
 
 /// <summary>The batch's exit codes, JSON on stdout, timeouts and bad report options, on real dumps.</summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class BatchOutcomeTests
 {
     private static string InFolder(string name) => Path.Combine(BatchFolder.Path, name);

@@ -1,9 +1,11 @@
+using DiagExt.Tests.Infrastructure;
 using DiagExt.Cli.Batch;
 
 namespace DiagExt.Tests.Batch;
 
 /// <summary>The progress reporter, driven by a hand-moved clock: what each mode writes, and how often.</summary>
 [TestFixture]
+[Category(TestKind.Unit), Parallelizable(ParallelScope.Fixtures)]
 public class BatchProgressTests
 {
     private sealed class ManualClock : TimeProvider

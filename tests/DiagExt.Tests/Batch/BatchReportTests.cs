@@ -1,3 +1,4 @@
+using DiagExt.Tests.Infrastructure;
 using DiagExt.Core;
 using DiagExt.Core.Errors;
 using DiagExt.Core.Rendering.Batch;
@@ -8,6 +9,7 @@ namespace DiagExt.Tests.Batch;
 
 /// <summary>How a batch adds up its dumps: exit code, information findings, duplicates, failures.</summary>
 [TestFixture]
+[Category(TestKind.Unit), Parallelizable(ParallelScope.Fixtures)]
 public class BatchReportTests
 {
     private sealed record ProbeFinding(FindingSeverity Level) : Finding

@@ -4,6 +4,7 @@ using DiagExt.Tests.Infrastructure;
 namespace DiagExt.Tests.Batch;
 
 [TestFixture]
+[Category(TestKind.Unit), Parallelizable(ParallelScope.Fixtures)]
 public class GlobPatternTests
 {
     private string _root = "";

@@ -1,3 +1,4 @@
+using DiagExt.Tests.Infrastructure;
 using DiagExt.Core;
 using DiagExt.Cli.Batch;
 using DiagExt.Core.Targets;
@@ -6,6 +7,7 @@ using DiagExt.Core.Targets.Sources;
 namespace DiagExt.Tests.Batch;
 
 [TestFixture]
+[Category(TestKind.Unit), Parallelizable(ParallelScope.Fixtures)]
 public class MemoryBudgetTests
 {
     private const long Mb = 1024 * 1024;

@@ -8,6 +8,7 @@ namespace DiagExt.Tests.Batch;
 /// dump's own report is printed, exactly as without the option, and the file holds the same finding.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class OneDumpReportFileTests
 {
     [Test]

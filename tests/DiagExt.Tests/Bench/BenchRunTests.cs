@@ -9,6 +9,7 @@ namespace DiagExt.Tests.Bench;
 /// corrupt tables with one thread and with several, in the Native AOT build and the ReadyToRun one.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class BenchRunTests
 {
     [Test]

@@ -4,6 +4,7 @@ namespace DiagExt.Tests.Cli;
 
 /// <summary>Bad input gets one line on stderr and exit code 2: never a stack trace, a hang or a crash.</summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class BadInputTests
 {
     internal static void AssertOneLineError(Diagext.Result result, string expected)

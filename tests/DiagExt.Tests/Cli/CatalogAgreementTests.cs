@@ -13,6 +13,7 @@ namespace DiagExt.Tests.Cli;
 /// ToolPackageTests.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Unit), Parallelizable(ParallelScope.Fixtures)]
 public class CatalogAgreementTests
 {
     private static readonly string[] Detectors = DetectorCatalog.CreateAll().Select(d => d.Name).ToArray();

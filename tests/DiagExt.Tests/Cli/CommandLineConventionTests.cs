@@ -12,6 +12,7 @@ namespace DiagExt.Tests.Cli;
 /// diagext keeps on top of it (one line and exit code 2 for every mistake).
 /// </summary>
 [TestFixture]
+[Category(TestKind.Unit), Parallelizable(ParallelScope.Fixtures)]
 public class CommandLineConventionTests
 {
     // A static scan is the cheapest report there is: diagext's own core, no process.

@@ -10,6 +10,7 @@ namespace DiagExt.Tests.Cli;
 /// and reads as diagext wrote it. The extension then needs no copy of diagext's option grammar.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Unit), Parallelizable(ParallelScope.Fixtures)]
 public partial class DmlConsoleTests
 {
     // A static scan is the cheapest report there is: diagext's own core, no process.

@@ -4,6 +4,7 @@ using DiagExt.Tests.Infrastructure;
 namespace DiagExt.Tests.Cli;
 
 [TestFixture]
+[Category(TestKind.Unit), Parallelizable(ParallelScope.Fixtures)]
 public class HelpTests
 {
     [Test]

@@ -1,3 +1,4 @@
+using DiagExt.Tests.Infrastructure;
 using DiagExt.Cli.Batch;
 using DiagExt.Cli.CommandLine;
 using DiagExt.Cli.Commands;
@@ -9,6 +10,7 @@ namespace DiagExt.Tests.Cli;
 /// "--json=FILE" or "--json FILE.json". "--json a.dmp" must never take the dump as the file to write.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Unit), Parallelizable(ParallelScope.Fixtures)]
 public class JsonOptionTests
 {
     private static readonly SystemCommandLineAdapter Parser = new(CommandCatalog.All, []);

@@ -1,3 +1,4 @@
+using DiagExt.Tests.Infrastructure;
 using DiagExt.Core.Catalog;
 using System.Text.Json.Serialization.Metadata;
 using DiagExt.Core.Analysis;
@@ -11,6 +12,7 @@ namespace DiagExt.Tests.Cli;
 /// would fail only when it first finds something. No reflection resolver backs them, so a missing one shows here.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Unit), Parallelizable(ParallelScope.Fixtures)]
 public class ReportJsonContextTests
 {
     [Test]

@@ -9,6 +9,7 @@ namespace DiagExt.Tests.Cli;
 /// static scan, and a report broken on purpose, which the schema must refuse.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class ReportSchemaTests
 {
     [Test]

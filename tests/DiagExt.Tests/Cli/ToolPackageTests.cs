@@ -9,6 +9,7 @@ namespace DiagExt.Tests.Cli;
 /// dotnet tool install from a local source into a tool path, runs; and it carries what a package page shows.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class ToolPackageTests
 {
     private static readonly Lazy<(string Package, string Tools)> Installed = new(() =>

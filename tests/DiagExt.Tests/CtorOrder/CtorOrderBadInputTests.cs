@@ -4,6 +4,7 @@ namespace DiagExt.Tests.CtorOrder;
 
 /// <summary>Static mode on bad input: one line and exit 2 for what cannot be scanned at all; damaged files are named, never fatal.</summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class CtorOrderBadInputTests
 {
     [Test]

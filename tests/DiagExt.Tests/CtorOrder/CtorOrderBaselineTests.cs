@@ -7,6 +7,7 @@ namespace DiagExt.Tests.CtorOrder;
 /// (exit 0), and a site not in the file is still reported. Bad baseline files are one line and exit 2.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class CtorOrderBaselineTests
 {
     private static string SampleDll => SampleBuilder.Build("CtorOrder") + ".dll";

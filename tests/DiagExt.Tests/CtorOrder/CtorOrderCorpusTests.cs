@@ -13,6 +13,7 @@ namespace DiagExt.Tests.CtorOrder;
 /// a pick reported as information (a type only its library knows) is not one. The floors are issue 15's targets.
 /// </summary>
 [TestFixture]
+[Category(TestKind.RealPrograms)]
 public partial class CtorOrderCorpusTests
 {
     private const double PrecisionFloor = 0.90, RecallFloor = 0.80;

@@ -9,6 +9,7 @@ namespace DiagExt.Tests.CtorOrder;
 /// the sample itself wrote to a file before the dump.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class CtorOrderDumpTests
 {
     private static string? _orders;

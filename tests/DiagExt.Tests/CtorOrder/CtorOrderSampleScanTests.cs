@@ -9,6 +9,7 @@ namespace DiagExt.Tests.CtorOrder;
 /// that really holds the pick (checked with the runtime's own reflection), and no safe selector is.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class CtorOrderSampleScanTests
 {
     internal static readonly string[] Hazardous =

@@ -1,3 +1,4 @@
+using DiagExt.Tests.Infrastructure;
 using System.Reflection.Metadata;
 using DiagExt.Core.Il;
 
@@ -5,6 +6,7 @@ namespace DiagExt.Tests.CtorOrder;
 
 /// <summary>The IL decoder on hand-made byte arrays: real shapes decode, malformed ones are BadImageFormatException, never a crash.</summary>
 [TestFixture]
+[Category(TestKind.Unit), Parallelizable(ParallelScope.Fixtures)]
 public class IlDecoderTests
 {
     [Test]

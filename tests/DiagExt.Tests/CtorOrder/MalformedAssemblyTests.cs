@@ -10,6 +10,7 @@ namespace DiagExt.Tests.CtorOrder;
 /// skipped; the valid method beside it is still reported.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Unit), Parallelizable(ParallelScope.Fixtures)]
 public class MalformedAssemblyTests
 {
     [Test]

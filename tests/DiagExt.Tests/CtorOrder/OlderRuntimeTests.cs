@@ -11,6 +11,7 @@ namespace DiagExt.Tests.CtorOrder;
 /// publish compiles 10,000 classes again (about a minute the first time).
 /// </summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class OlderRuntimeTests
 {
     private static readonly object Gate = new();

@@ -1,3 +1,4 @@
+using DiagExt.Tests.Infrastructure;
 using System.Collections.Immutable;
 using System.Reflection.Metadata;
 using System.Reflection.Metadata.Ecma335;
@@ -12,6 +13,7 @@ namespace DiagExt.Tests.CtorOrder;
 /// (or the decoder sizes an array from a byte the walk took for something else), and refuse no real signature.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Unit), Parallelizable(ParallelScope.Fixtures)]
 public class SignatureBlobTests
 {
     [Test]

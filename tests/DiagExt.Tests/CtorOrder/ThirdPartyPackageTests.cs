@@ -10,6 +10,7 @@ namespace DiagExt.Tests.CtorOrder;
 /// as many parameters tie, and the tie keeps reflection's order. Newtonsoft.Json guards with Length == 1.
 /// </summary>
 [TestFixture]
+[Category(TestKind.RealPrograms)]
 public class ThirdPartyPackageTests
 {
     private static string Packages() =>

@@ -1,3 +1,4 @@
+using DiagExt.Tests.Infrastructure;
 using DiagExt.Core.Detectors.DictCycle;
 using DiagExt.Core.Heap;
 using DiagExt.Core.Targets;
@@ -12,6 +13,7 @@ namespace DiagExt.Tests.DictCycle;
 /// shapes racing writers and hostile dumps leave), the diagnosis with it equals the careful walk's alone, word for word.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class ChainProofTests
 {
     private static readonly Lazy<List<(string Name, HashTableImage Image)>> Tables = new(() =>

@@ -1,3 +1,4 @@
+using DiagExt.Tests.Infrastructure;
 using DiagExt.Core.Detectors.DictCycle;
 
 namespace DiagExt.Tests.DictCycle;
@@ -8,6 +9,7 @@ namespace DiagExt.Tests.DictCycle;
 /// here are tested on real dumps (DictShapesTests, LegacyLayoutTests).
 /// </summary>
 [TestFixture]
+[Category(TestKind.Unit), Parallelizable(ParallelScope.Fixtures)]
 public class ClassifierLayoutTests
 {
     // Framework: buckets 0-based (-1 empty), free entry hashCode -1, free next plain.

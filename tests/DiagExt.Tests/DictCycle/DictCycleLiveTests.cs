@@ -8,6 +8,7 @@ namespace DiagExt.Tests.DictCycle;
 /// CPU time /proc recorded for them (and how busy they were just before the attach), and the process runs on.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class DictCycleLiveTests
 {
     [Test]

@@ -9,6 +9,7 @@ namespace DiagExt.Tests.DictCycle;
 /// with createdump; diagext must name the instance, the loop and the threads in it.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class DictCycleSampleTests
 {
     [TestCase("Dictionary", "dictcycle-dictionary.core", new string[0], "DictionaryTarget.Dict")]

@@ -10,6 +10,7 @@ namespace DiagExt.Tests.DictCycle;
 /// exceptions or the instance on their stacks; when none is caught, the exceptions on the heap still name the thrower.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class DictCycleSeedCaughtTests
 {
     private const int Dumps = 10;

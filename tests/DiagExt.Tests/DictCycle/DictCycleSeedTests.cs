@@ -8,6 +8,7 @@ namespace DiagExt.Tests.DictCycle;
 /// throws, and the runtime's crash handler (DOTNET_DbgEnableMiniDump) writes a full dump at that moment.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class DictCycleSeedTests
 {
     // The seed only inserts in its first Parallel.Invoke (later runs overwrite existing keys), so a launch either

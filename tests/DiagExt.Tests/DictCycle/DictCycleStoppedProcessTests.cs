@@ -9,6 +9,7 @@ namespace DiagExt.Tests.DictCycle;
 /// diagext reads the stopped process as it is and leaves it stopped (it neither suspends nor resumes it).
 /// </summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class DictCycleStoppedProcessTests
 {
     [Test]

@@ -8,6 +8,7 @@ namespace DiagExt.Tests.DictCycle;
 /// indices and buckets are bad; a dump of it must give those, and its healthy instances must give nothing.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class DictShapesTests
 {
     private static readonly Lazy<(JsonElement[] Findings, ShapeExpectation[] Expected)> Corrupt = new(() =>

@@ -1,9 +1,11 @@
+using DiagExt.Tests.Infrastructure;
 using DiagExt.Core.Detectors.DictCycle;
 
 namespace DiagExt.Tests.DictCycle;
 
 /// <summary>The classifier's division-free remainder must equal % for every value and every bucket count it can meet.</summary>
 [TestFixture]
+[Category(TestKind.Unit), Parallelizable(ParallelScope.Fixtures)]
 public class FastModuloTests
 {
     [Test]

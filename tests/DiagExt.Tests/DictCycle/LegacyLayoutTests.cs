@@ -9,6 +9,7 @@ namespace DiagExt.Tests.DictCycle;
 /// (_slots, _lastIndex, plain free list). The sample also measures what a lookup on the loop does on 3.1.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class LegacyLayoutTests
 {
     private static readonly Lazy<(DumpMaker.SampleDump Dump, JsonElement[] Findings)> Core31 = new(() =>

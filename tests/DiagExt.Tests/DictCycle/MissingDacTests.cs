@@ -8,6 +8,7 @@ namespace DiagExt.Tests.DictCycle;
 /// --dac option, never download anything, and work once the DAC is passed.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class MissingDacTests
 {
     [Test]

@@ -10,6 +10,7 @@ namespace DiagExt.Tests.Fuzz;
 /// suite's (tests/Fuzz/README.md).
 /// </summary>
 [TestFixture]
+[Category(TestKind.FuzzSmoke)]
 public class AflSmokeTests
 {
     private const int Seconds = 2;

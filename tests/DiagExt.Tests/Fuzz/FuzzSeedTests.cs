@@ -11,7 +11,7 @@ namespace DiagExt.Tests.Fuzz;
 /// </summary>
 [TestFixture]
 [Explicit("writes fuzz seeds for long runs; see tests/Fuzz/README.md")]
-[Category("FuzzSeeds")]
+[Category(TestKind.FuzzSmoke)]
 public class FuzzSeedTests
 {
     [Test]

@@ -11,6 +11,7 @@ namespace DiagExt.Tests.Fuzz;
 /// long runs (10 minutes per target) are "DiagExt.Fuzz run", not part of the suite (tests/Fuzz/README.md).
 /// </summary>
 [TestFixture]
+[Category(TestKind.FuzzSmoke)]
 public class FuzzSmokeTests
 {
     private static readonly TimeSpan RunFor = TimeSpan.FromSeconds(4);

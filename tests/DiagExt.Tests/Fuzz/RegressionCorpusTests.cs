@@ -1,3 +1,4 @@
+using DiagExt.Tests.Infrastructure;
 using DiagExt.Fuzz;
 using DiagExt.Fuzz.Engine;
 using DiagExt.Fuzz.Targets;
@@ -10,6 +11,7 @@ namespace DiagExt.Tests.Fuzz;
 /// now pass every property.
 /// </summary>
 [TestFixture]
+[Category(TestKind.FuzzSmoke)]
 public class RegressionCorpusTests
 {
     public static IEnumerable<TestCaseData> Inputs() =>

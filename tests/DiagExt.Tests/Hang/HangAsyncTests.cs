@@ -8,6 +8,7 @@ namespace DiagExt.Tests.Hang;
 /// blocked, so only the semaphores' queued waiters and the methods' own code show the cycle.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class HangAsyncTests
 {
     private static IEnumerable<TestCaseData> Runs() => HangSample.AllRuns.Select(r => new TestCaseData(r).SetArgDisplayNames($"run {r}"));

@@ -9,6 +9,7 @@ namespace DiagExt.Tests.Hang;
 /// that holds it, and the bystander apart.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class HangDeadlockTests
 {
     private static IEnumerable<TestCaseData> Cases(params string[] modes) =>
@@ -126,6 +127,7 @@ public class HangDeadlockTests
 
 /// <summary>The batch HTML report draws each cycle as an inline SVG: no script, every label escaped, one node per thread of the cycle.</summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class HangBatchTests
 {
     [Test]

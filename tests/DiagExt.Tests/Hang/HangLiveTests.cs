@@ -8,6 +8,7 @@ namespace DiagExt.Tests.Hang;
 /// blocked threads did not move (no CPU, the same wait), and leaves the process running, traced by no one.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class HangLiveTests
 {
     [TestCase("monitor3", "deadlock")]

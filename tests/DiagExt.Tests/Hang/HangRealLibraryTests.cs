@@ -8,6 +8,7 @@ namespace DiagExt.Tests.Hang;
 /// (samples/Log4NetDeadlock; its GROUND-TRUTH.md was written and committed before diagext was run on it). Two runs.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class HangRealLibraryTests
 {
     private static IEnumerable<TestCaseData> Runs() => HangSample.AllRuns.Select(r => new TestCaseData(r).SetArgDisplayNames($"run {r}"));

@@ -9,6 +9,7 @@ namespace DiagExt.Tests.Hang;
 /// worker blocked in OrderService.Load's .Result on a task whose continuation is queued behind it.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class HangStarvationTests
 {
     private static IEnumerable<TestCaseData> Runs() => HangSample.AllRuns.Select(r => new TestCaseData(r).SetArgDisplayNames($"run {r}"));

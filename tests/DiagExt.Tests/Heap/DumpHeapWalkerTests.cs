@@ -12,6 +12,7 @@ namespace DiagExt.Tests.Heap;
 /// (an object without a MethodTable, a string claiming 2 G chars) both end, report the same damage and see the same.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class DumpHeapWalkerTests
 {
     [Test]

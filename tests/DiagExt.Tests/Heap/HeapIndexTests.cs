@@ -1,3 +1,4 @@
+using DiagExt.Tests.Infrastructure;
 using DiagExt.Core.Detectors.DictCycle;
 using DiagExt.Core.Heap;
 using DiagExt.Core.Targets;
@@ -10,6 +11,7 @@ namespace DiagExt.Tests.Heap;
 /// objects, in address order, whether a reader streams them from a walk on its own thread or takes them after.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class HeapIndexTests
 {
     [Test]

@@ -1,3 +1,4 @@
+using DiagExt.Tests.Infrastructure;
 using DiagExt.Core.Heap;
 using DiagExt.Core.Targets;
 using Microsoft.Diagnostics.Runtime;
@@ -6,6 +7,7 @@ namespace DiagExt.Tests.Heap;
 
 /// <summary>The read window must return exactly what direct reads of the dump return, and fail where they fail.</summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class TargetReadWindowTests
 {
     [Test]

@@ -13,6 +13,7 @@ namespace DiagExt.Tests.Hostile;
 /// whose first words hold a module address ClrMD lists.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class CorruptAssemblyListTests
 {
     /// <summary>The 8 bytes the random write put there.</summary>

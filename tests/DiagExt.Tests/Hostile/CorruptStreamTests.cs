@@ -9,6 +9,7 @@ namespace DiagExt.Tests.Hostile;
 /// memory lists and of the directory itself set to absurd values. Findings or one line, exit code 2.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Windows)]
 public class CorruptStreamTests
 {
     private static readonly uint[] Counts = [0, 1, 0x4001, 0x7FFFFFFF, 0xFFFFFFFF];

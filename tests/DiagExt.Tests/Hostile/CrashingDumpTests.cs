@@ -10,6 +10,7 @@ namespace DiagExt.Tests.Hostile;
 /// </summary>
 [TestFixture]
 [Platform("Linux")]
+[Category(TestKind.Dump)]
 public class CrashingDumpTests
 {
     private const int Copies = 20;

@@ -12,6 +12,7 @@ namespace DiagExt.Tests.Hostile;
 /// the DAC would end the test host) and must answer with findings or one line; the real corruption must still be found.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class HostileDictionaryCoreTests
 {
     private static readonly TimeSpan Timeout = TimeSpan.FromMinutes(3);

@@ -11,6 +11,7 @@ namespace DiagExt.Tests.Hostile;
 /// </summary>
 [TestFixture]
 [Platform("Linux")]
+[Category(TestKind.Unit), Parallelizable(ParallelScope.Fixtures)]
 public class StuckAnalysisSignalTests
 {
     [TestCase("TERM", 143)]

@@ -9,6 +9,7 @@ namespace DiagExt.Tests.Hostile;
 /// The file is cut in place from the longest length down, so a 180 MB core is copied once.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Windows)]
 public class TruncatedDumpTests
 {
     private static void CutAndCheck(string source, string name, IEnumerable<long> offsets, string[] command)

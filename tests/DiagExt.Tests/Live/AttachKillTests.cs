@@ -10,6 +10,7 @@ namespace DiagExt.Tests.Live;
 /// stopped (state T) for good; these tests pin the fix.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class AttachKillTests
 {
     private SampleProcess _sample = null!;

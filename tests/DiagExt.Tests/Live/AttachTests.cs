@@ -9,6 +9,7 @@ namespace DiagExt.Tests.Live;
 /// CPU time the way only a live process has it, and leaves the process running, traced by no one.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class AttachTests
 {
     private SampleProcess _corrupt = null!;

@@ -10,6 +10,7 @@ namespace DiagExt.Tests.Live;
 [TestFixture]
 [Platform("Linux")]
 [NonParallelizable]
+[Category(TestKind.Dump)]
 public class ProcessSelectionTests
 {
     private const string Name = "psname-target";

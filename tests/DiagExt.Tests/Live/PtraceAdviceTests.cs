@@ -10,6 +10,7 @@ namespace DiagExt.Tests.Live;
 /// </summary>
 [TestFixture]
 [Platform("Linux")]
+[Category(TestKind.Unit), Parallelizable(ParallelScope.Fixtures)]
 public class PtraceAdviceTests
 {
     private static void Require(string tool)

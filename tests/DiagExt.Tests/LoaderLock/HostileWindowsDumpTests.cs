@@ -10,6 +10,7 @@ namespace DiagExt.Tests.LoaderLock;
 /// on stderr, never a crash, a hang or a stack trace.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Windows)]
 public class HostileWindowsDumpTests
 {
     private static string CopyOf(WineDump dump, string name)

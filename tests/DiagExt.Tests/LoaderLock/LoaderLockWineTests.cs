@@ -9,6 +9,7 @@ namespace DiagExt.Tests.LoaderLock;
 /// holding the lock that detach code needs, calls LoadLibraryW.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Windows)]
 public class LoaderLockWineTests
 {
     private static (Diagext.Result Result, JsonElement Finding) Analyze(WineDump dump)

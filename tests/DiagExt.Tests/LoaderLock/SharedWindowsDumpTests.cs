@@ -8,6 +8,7 @@ namespace DiagExt.Tests.LoaderLock;
 /// SOURCES.md lists, through both `loaderlock` and `analyze`, and never a crash.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class SharedWindowsDumpTests
 {
     [TestCase("win11-x64-crashpad-tiny-exe.dmp", "is free (LockCount -1 (free), RecursionCount 0, OwningThread 0x0)")]

@@ -1,9 +1,11 @@
+using DiagExt.Tests.Infrastructure;
 using DiagExt.Core.Native.Stacks;
 
 namespace DiagExt.Tests.Native;
 
 /// <summary>Which byte sequences before a return address are call instructions.</summary>
 [TestFixture]
+[Category(TestKind.Unit), Parallelizable(ParallelScope.Fixtures)]
 public class CallSiteTests
 {
     private static bool EndsWithCall(params byte[] bytes)

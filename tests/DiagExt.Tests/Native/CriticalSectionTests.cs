@@ -1,3 +1,4 @@
+using DiagExt.Tests.Infrastructure;
 using System.Buffers.Binary;
 using DiagExt.Core.Native.Windows;
 
@@ -5,6 +6,7 @@ namespace DiagExt.Tests.Native;
 
 /// <summary>RTL_CRITICAL_SECTION decoding in both LockCount encodings and both bitnesses.</summary>
 [TestFixture]
+[Category(TestKind.Unit), Parallelizable(ParallelScope.Fixtures)]
 public class CriticalSectionTests
 {
     private const ulong Address = 0x7ffe_f447_a568;

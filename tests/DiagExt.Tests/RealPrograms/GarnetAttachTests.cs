@@ -9,6 +9,7 @@ namespace DiagExt.Tests.RealPrograms;
 /// error reply or lost connection, PING answers, and a benchmark afterwards runs as one before did.
 /// </summary>
 [TestFixture]
+[Category(TestKind.RealPrograms)]
 public class GarnetAttachTests
 {
     private const string Probe = "set,get,hset";

@@ -9,6 +9,7 @@ namespace DiagExt.Tests.RealPrograms;
 /// positive would show on a program nobody here wrote.
 /// </summary>
 [TestFixture]
+[Category(TestKind.RealPrograms)]
 public class GarnetDumpTests
 {
     // redis-benchmark runs its tests in a fixed order, HSET last: the dump is taken during HSET, once the hash

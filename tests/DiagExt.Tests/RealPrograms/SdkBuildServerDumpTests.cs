@@ -8,6 +8,7 @@ namespace DiagExt.Tests.RealPrograms;
 /// that nobody here wrote. No dictcycle finding and no hazard.
 /// </summary>
 [TestFixture]
+[Category(TestKind.RealPrograms)]
 public class SdkBuildServerDumpTests
 {
     private SdkBuildServers _servers = null!;

@@ -5,6 +5,7 @@ namespace DiagExt.Tests.Rendering;
 
 /// <summary>Target strings rendered as DML must come out inert: no tag, no link, no entity dbgeng cannot decode, no invisible character.</summary>
 [TestFixture]
+[Category(TestKind.Unit), Parallelizable(ParallelScope.Fixtures)]
 public class DmlEscaperTests
 {
     [TestCaseSource(typeof(HostileStrings), nameof(HostileStrings.Cases))]

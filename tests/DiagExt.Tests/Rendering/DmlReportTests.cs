@@ -13,6 +13,7 @@ namespace DiagExt.Tests.Rendering;
 /// between frames once opened a tag that swallowed the rest of the thread block in WinDbg.)
 /// </summary>
 [TestFixture]
+[Category(TestKind.Unit), Parallelizable(ParallelScope.Fixtures)]
 public class DmlReportTests
 {
     private sealed record ProbeFinding : Finding

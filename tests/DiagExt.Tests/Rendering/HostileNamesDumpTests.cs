@@ -8,6 +8,7 @@ namespace DiagExt.Tests.Rendering;
 /// Dictionary keyed by it. Dumped at test time, the dictcycle report must show those names, inert.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class HostileNamesDumpTests
 {
     private static string Dump => DumpMaker.DumpOfSample("HostileNames", "hostile-names.core");

@@ -1,3 +1,4 @@
+using DiagExt.Tests.Infrastructure;
 using System.Text.Json;
 using DiagExt.Core.Reports;
 
@@ -8,6 +9,7 @@ namespace DiagExt.Tests.Rendering;
 /// number (seen failing on a live process's CPU time, 0.4099999 read back as 0.4099998).
 /// </summary>
 [TestFixture]
+[Category(TestKind.Unit), Parallelizable(ParallelScope.Fixtures)]
 public class SecondsJsonConverterTests
 {
     private static readonly JsonSerializerOptions Options = new() { Converters = { new SecondsJsonConverter() } };

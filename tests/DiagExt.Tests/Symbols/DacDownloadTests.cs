@@ -9,6 +9,7 @@ namespace DiagExt.Tests.Symbols;
 /// </summary>
 [TestFixture]
 [NonParallelizable]
+[Category(TestKind.Dump)]
 public class DacDownloadTests
 {
     private LoopbackSymbolServer _server = null!;

@@ -1,3 +1,4 @@
+using DiagExt.Tests.Infrastructure;
 using DiagExt.Core;
 using DiagExt.Core.Targets;
 
@@ -5,6 +6,7 @@ namespace DiagExt.Tests.Targets;
 
 /// <summary>Each cap is checked where it is set: a cap of zero would make every bounded loop read nothing.</summary>
 [TestFixture]
+[Category(TestKind.Unit), Parallelizable(ParallelScope.Fixtures)]
 public class LimitsTests
 {
     [Test]

@@ -11,6 +11,7 @@ namespace DiagExt.Tests.Targets;
 
 /// <summary>Dumps inside .gz and .zip files, read without unpacking to disk when they fit in memory.</summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class PackedDumpTests
 {
     private static string InFolder(string name) => Path.Combine(BatchFolder.Path, name);

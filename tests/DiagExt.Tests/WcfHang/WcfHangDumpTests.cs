@@ -10,6 +10,7 @@ namespace DiagExt.Tests.WcfHang;
 /// the seed's await form (fixed in 10.1.0) and the fixed client must give none.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class WcfHangDumpTests
 {
     [TestCase("apm", "<CommitInApmCallback>")]

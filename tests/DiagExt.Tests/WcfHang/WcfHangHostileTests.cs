@@ -13,6 +13,7 @@ namespace DiagExt.Tests.WcfHang;
 /// a self-deadlock certain once the proof that ties the waiter to the channel is gone.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class WcfHangHostileTests
 {
     private static readonly TimeSpan Timeout = TimeSpan.FromMinutes(3);

@@ -5,6 +5,7 @@ namespace DiagExt.Tests.WcfHang;
 
 /// <summary>wcfhang on the hung client while it runs (--pid): the same self-deadlock, and the client runs on afterwards.</summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class WcfHangLiveTests
 {
     [Test]

@@ -9,6 +9,7 @@ namespace DiagExt.Tests.WinDbg;
 /// real win-x64 diagext under Wine. What the engine prints is what the user would read.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Windows)]
 public class EngineOnWindowsDumpsTests
 {
     private EngineHost.Session _x64 = null!;

@@ -9,6 +9,7 @@ namespace DiagExt.Tests.WinDbg;
 /// The two must name the same codes with the same numbers, or the extension misreads how diagext ended.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Unit), Parallelizable(ParallelScope.Fixtures)]
 public partial class ExitCodeHeaderTests
 {
     [GeneratedRegex(@"^\s*(?<name>\w+)\s*=\s*(?<value>\d+)\s*,", RegexOptions.Multiline)]

@@ -10,6 +10,7 @@ namespace DiagExt.Tests.WinDbg;
 /// architectures; and nothing to ship beside it.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Windows)]
 public class ExportTableTests
 {
     private static IEnumerable<string> Expected =>

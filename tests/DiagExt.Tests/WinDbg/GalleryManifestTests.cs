@@ -9,6 +9,7 @@ namespace DiagExt.Tests.WinDbg;
 /// the engine loads DiagExt.dll by itself when a user types one of its commands, with no .load.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Windows)]
 public class GalleryManifestTests
 {
     private string _installed = null!;

@@ -8,6 +8,7 @@ namespace DiagExt.Tests.WinDbg;
 /// misbehaves as told by a "--fake=MODE" argument; the engine is Microsoft's, under Wine.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Windows)]
 public class HelperFailureTests
 {
     private static readonly string Dump = Path.Combine(Repo.SharedWindowsDumps, "win11-x64-crashpad-tiny-exe.dmp");

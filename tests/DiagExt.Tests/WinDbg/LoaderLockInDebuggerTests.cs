@@ -9,6 +9,7 @@ namespace DiagExt.Tests.WinDbg;
 /// in Microsoft's engine, where the extension runs the win-x64 diagext on it.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Windows)]
 public class LoaderLockInDebuggerTests
 {
     private WineDump _dump = null!;

@@ -10,6 +10,7 @@ namespace DiagExt.Tests.WinDbg;
 /// thread link names a thread the debugger lists.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Windows)]
 public class WcfHangInDebuggerTests
 {
     private string _dump = null!;

@@ -10,6 +10,7 @@ namespace DiagExt.Tests.WinDbg;
 /// The type's DML and ".shell" link must come out as text, and the only links are diagext's own.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Windows)]
 public class WindowsDotnetTargetTests
 {
     private string _dump = null!;
