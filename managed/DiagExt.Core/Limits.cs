@@ -19,8 +19,6 @@ public sealed record Limits
 
     public int MaxFramesPerThread { get; init => field = Positive(value); } = 4096;
 
-    public int MaxStackRootsPerThread { get; init => field = Positive(value); } = 256 * 1024;
-
     public int MaxMinidumpStreams { get; init => field = Positive(value); } = 4096;
 
     public int MaxMinidumpMemoryRanges { get; init => field = Positive(value); } = 1024 * 1024;

@@ -14,10 +14,10 @@ public static class HeapArrayCheck
     {
         ClrSegment? segment = heap.GetSegmentByAddress(array);
         if (segment is null)
-            return $"points at 0x{array:x}, outside the GC heap";
+            return $"points at {(Address)array}, outside the GC heap";
         ClrType? type = heap.GetObjectType(array);
         if (type is null || (expectedMethodTable != 0 ? type.MethodTable != expectedMethodTable : type.Name != expectedName))
-            return $"points at 0x{array:x}, {(type?.Name is { } name ? $"a {name}" : "no object")}, not a {expectedName}";
+            return $"points at {(Address)array}, {(type?.Name is { } name ? $"a {name}" : "no object")}, not a {expectedName}";
         ulong bytes = 2UL * (ulong)heap.Runtime.DataTarget.DataReader.PointerSize + (ulong)Math.Max(0, length) * (ulong)elementSize;
         if (length < 0 || bytes > segment.End - array)
             return $"is a {expectedName} claiming {length:N0} elements, more than its heap segment holds";

@@ -12,12 +12,12 @@ public abstract record HeapDamage
     public sealed record ObjectPastSegment(ulong Address, string? TypeName, ulong Size, ulong SegmentEnd) : HeapDamage
     {
         public override string ToString() => string.Create(CultureInfo.InvariantCulture,
-            $"the object at 0x{Address:x} ({TypeName}) claims {Size:N0} bytes, past the end of its heap segment (0x{SegmentEnd:x}): the objects after it in that segment were not checked");
+            $"the object at {(Address)Address} ({TypeName}) claims {Size:N0} bytes, past the end of its heap segment ({(Address)SegmentEnd}): the objects after it in that segment were not checked");
     }
 
     /// <summary>A type ClrMD cannot read: its objects were not checked.</summary>
     public sealed record UnreadableType(ulong MethodTable, string Problem) : HeapDamage
     {
-        public override string ToString() => $"the type with method table 0x{MethodTable:x}: {Problem}; its objects were not checked";
+        public override string ToString() => $"the type with method table {(Address)MethodTable}: {Problem}; its objects were not checked";
     }
 }

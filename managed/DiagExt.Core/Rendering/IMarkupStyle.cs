@@ -40,9 +40,9 @@ public sealed class DmlStyle(bool managedTarget = true) : IMarkupStyle
     public string Piece(MarkupPiece piece) => piece switch
     {
         MarkupPiece.Text t => Text(t.Value),
-        MarkupPiece.ObjectAddress o => $"<link cmd=\"!DumpObj /d 0x{o.Address:x}\">0x{o.Address:x}</link>",
+        MarkupPiece.ObjectAddress o => $"<link cmd=\"!DumpObj /d {(Address)o.Address}\">{(Address)o.Address}</link>",
         MarkupPiece.Thread th => $"<link cmd=\"~~[0x{th.OsThreadId:x}]s; {_stackCommand}\">0x{th.OsThreadId:x}</link>",
-        MarkupPiece.NativeAddress n => $"<link cmd=\"u 0x{n.Address:x}\">0x{n.Address:x}</link>",
+        MarkupPiece.NativeAddress n => $"<link cmd=\"u {(Address)n.Address}\">{(Address)n.Address}</link>",
         _ => Text(piece.Plain),
     };
 

@@ -9,7 +9,17 @@ namespace DiagExt.Core.Reports;
 /// </summary>
 public static class DurationText
 {
+    /// <summary>A measured time (CPU used, a wait observed): to the millisecond.</summary>
     public static string Format(TimeSpan span) => span.TotalHours >= 1
         ? string.Format(CultureInfo.InvariantCulture, "{0}:{1:mm\\:ss\\.fff}", (int)span.TotalHours, span)
         : string.Format(CultureInfo.InvariantCulture, "{0:0.000}s", span.TotalSeconds);
+
+    /// <summary>A configured time (a WCF binding's timeout), as it was likely written: "1 min", "infinite".</summary>
+    public static string Setting(TimeSpan span) => span.TotalSeconds switch
+    {
+        >= 86400 * 365 => "infinite",
+        >= 3600 => string.Format(CultureInfo.InvariantCulture, "{0:0.#} h", span.TotalHours),
+        >= 60 => string.Format(CultureInfo.InvariantCulture, "{0:0.#} min", span.TotalMinutes),
+        _ => string.Format(CultureInfo.InvariantCulture, "{0:0.#} s", span.TotalSeconds),
+    };
 }

@@ -37,7 +37,7 @@ public abstract record MarkupPiece
     /// <summary>A managed object address (DML: link to !DumpObj).</summary>
     public sealed record ObjectAddress(ulong Address) : MarkupPiece
     {
-        public override string Plain => $"0x{Address:x}";
+        public override string Plain => $"{(Address)Address}";
     }
 
     /// <summary>An OS thread id (DML: link that switches to it and shows its managed stack).</summary>
@@ -49,7 +49,7 @@ public abstract record MarkupPiece
     /// <summary>A native code or data address (DML: link to disassemble / display memory).</summary>
     public sealed record NativeAddress(ulong Address) : MarkupPiece
     {
-        public override string Plain => $"0x{Address:x}";
+        public override string Plain => $"{(Address)Address}";
     }
 }
 

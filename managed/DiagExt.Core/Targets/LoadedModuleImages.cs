@@ -43,7 +43,7 @@ internal sealed class LoadedModuleImages : IDisposable
     {
         if (module.IsDynamic || module.ImageBase == 0)
             return null;
-        string name = module.Name ?? module.AssemblyName ?? $"module 0x{module.Address:x}";
+        string name = module.Name ?? module.AssemblyName ?? $"module {(Address)module.Address}";
         string? onDisk = module.Name is { } path && File.Exists(path) ? path : null;
         if (module.Size is > 0 and <= MaxImageBytes)
         {

@@ -1,3 +1,4 @@
+using DiagExt.Tests.Infrastructure;
 using DiagExt.Core;
 using DiagExt.Core.Catalog;
 using DiagExt.Core.Analysis;
@@ -15,6 +16,7 @@ namespace DiagExt.Tests.Batch;
 /// report below is what a hostile dump could make diagext print, read back from its JSON as a batch reads it.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Unit), Parallelizable(ParallelScope.Fixtures)]
 public class ReportEscapingTests
 {
     private const string Hostile = "Dictionary<script>alert(1)</script> & \"q\" 'a' | *b* [l](http://evil.example) `c` \u001b[2J\u202e";
@@ -30,7 +32,7 @@ public class ReportEscapingTests
             Evidence = [Markup.Text("1. " + text), Markup.Text("- " + text)],
             Advice = text,
             Holder = text,
-            Address = "0x1", Type = text, Layout = "net10", Count = 1, BucketsLength = 1, EntriesLength = 1, BucketsAddress = "0x2", EntriesAddress = "0x3",
+            Address = 0x1, Type = text, Layout = "net10", Count = 1, BucketsLength = 1, EntriesLength = 1, BucketsAddress = 0x2, EntriesAddress = 0x3,
             BadIndices = [0], BadBuckets = [0], Defects = [], Verdict = "never return",
         };
         var target = new TargetSummary(text, TargetKind.ElfCore, "Linux", "x64", null, 3, new RuntimeStatus(RuntimeAvailability.Loaded, "10.0.0", ".NET", null), null, null);

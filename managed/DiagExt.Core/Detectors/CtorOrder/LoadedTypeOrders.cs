@@ -68,7 +68,7 @@ internal static class LoadedTypeOrders
             return new TypeCtorOrder(
                 type.Name ?? MetadataNames.TypeName(md, typeDef),
                 image.Name,
-                $"0x{cache.MethodTable:x}",
+                cache.MethodTable,
                 runtimeTokens.Select(t => Signature(md, t)).ToList(),
                 declared.Select(t => Signature(md, t)).ToList(),
                 TypeCtorOrder.FromReflectionCache);

@@ -7,7 +7,7 @@ namespace DiagExt.Core.Detectors.CtorOrder;
 public sealed record TypeCtorOrder(
     string Type,
     string Module,
-    string MethodTable,
+    Address MethodTable,
     IReadOnlyList<string> RuntimeOrder,
     IReadOnlyList<string> MetadataOrder,
     string OrderSource)

@@ -19,7 +19,7 @@ public sealed record DictCycleFinding : Finding
     public override FindingSeverity Severity => ReadDuringGc ? FindingSeverity.Warning : FindingSeverity.Hazard;
 
     /// <summary>The instance's address as a hex string ("0x7f01d5809718").</summary>
-    public required string Address { get; init; }
+    public required Address Address { get; init; }
 
     /// <summary>The type with its generic arguments.</summary>
     public required string Type { get; init; }
@@ -35,9 +35,9 @@ public sealed record DictCycleFinding : Finding
 
     public required int EntriesLength { get; init; }
 
-    public required string BucketsAddress { get; init; }
+    public required Address BucketsAddress { get; init; }
 
-    public required string EntriesAddress { get; init; }
+    public required Address EntriesAddress { get; init; }
 
     /// <summary>Every entry index involved in a defect, ascending.</summary>
     public required IReadOnlyList<int> BadIndices { get; init; }

@@ -56,7 +56,7 @@ internal static class EntryContents
                 return "null";
             if (obj.Type is { IsString: true })
                 return Quote(obj.AsString(MaxTextLength + 1) ?? "");
-            return $"{obj.Type?.Name ?? "?"} 0x{obj.Address:x}";
+            return $"{obj.Type?.Name ?? "?"} {(Address)obj.Address}";
         }
         CultureInfo c = CultureInfo.InvariantCulture;
         string name = field.Name!;

@@ -56,18 +56,18 @@ internal static class HashTableScan
             if (entries.IsNull)
                 return (null, null); // no entry array yet: never used
             if (entries.Type is not { } arrayType)
-                return (null, $"{TypeNames.Short(CollectionTypeName(type))} at 0x{obj.Address:x}: its entries field points at 0x{entries.Address:x}, not an object in this dump");
+                return (null, $"{TypeNames.Short(CollectionTypeName(type))} at {(Address)obj.Address}: its entries field points at {(Address)entries.Address}, not an object in this dump");
             shape = shapes.GetOrAdd((type.MethodTable, arrayType.MethodTable), _ => HashTableShape.TryCreate(type, arrayType));
             if (shape is null)
-                return (null, $"{TypeNames.Short(CollectionTypeName(type))} at 0x{obj.Address:x}: its entries field points at a {arrayType.Name ?? "?"}");
+                return (null, $"{TypeNames.Short(CollectionTypeName(type))} at {(Address)obj.Address}: its entries field points at a {arrayType.Name ?? "?"}");
         }
         catch (Exception e) when (CorruptType.Is(e))
         {
-            return (null, $"{TypeNames.Short(CollectionTypeName(type))} at 0x{obj.Address:x}: {CorruptType.Describe(e)}");
+            return (null, $"{TypeNames.Short(CollectionTypeName(type))} at {(Address)obj.Address}: {CorruptType.Describe(e)}");
         }
         var (status, instance, problem) = HashTableReader.Read(target, obj.Address, shape, heap);
         if (status == HashTableReader.Status.Unreadable)
-            return (null, $"{TypeNames.Short(CollectionTypeName(type))} at 0x{obj.Address:x}: {problem}");
+            return (null, $"{TypeNames.Short(CollectionTypeName(type))} at {(Address)obj.Address}: {problem}");
         if (status != HashTableReader.Status.Read)
             return (null, null);
         HashTableDiagnosis diagnosis = HashTableClassifier.Classify(instance!.Image);

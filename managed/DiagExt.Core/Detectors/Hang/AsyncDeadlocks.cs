@@ -82,9 +82,9 @@ internal static class AsyncDeadlocks
             steps.Add(new HangCycleStep
             {
                 Method = waiter.Method,
-                StateMachine = $"0x{waiter.Box:x}",
-                Holds = held.Semaphore == 0 ? null : $"0x{held.Semaphore:x}",
-                WaitsFor = $"0x{waitsFor:x}",
+                StateMachine = waiter.Box,
+                Holds = held.Semaphore == 0 ? null : held.Semaphore,
+                WaitsFor = waitsFor,
                 Frame = waitSite is { } ws ? $"await {ws.FieldType.Split('.').Last()}.{ws.Field}.WaitAsync()" : null,
             });
         }

@@ -49,7 +49,7 @@ internal static class BlockedChains
                 locks.Add(l);
             string heldBy = string.Join(", ", graph.Blockers(os).Select(b => $"0x{b:x}"));
             evidence.Add(Markup.Line().Text("thread ").Thread(os).Text($" waits for {names.Name(l)} ").Object(l.Address).Text($" held by {heldBy}"));
-            refs.Add(ThreadRefs.For(threads.ByOsId(os)!, $"waits for {names.Name(l)} 0x{l.Address:x} held by {heldBy}", graph.WaitOf(os)));
+            refs.Add(ThreadRefs.For(threads.ByOsId(os)!, $"waits for {names.Name(l)} {(Address)l.Address} held by {heldBy}", graph.WaitOf(os)));
         }
         ThreadWait? endWait = graph.WaitOf(end.OsThreadId);
         string doing = endWait is null ? "is not waiting (it runs, or waits in native code)" : $"waits in {endWait.WaitFrame.ShortName}, which has no owner to follow";

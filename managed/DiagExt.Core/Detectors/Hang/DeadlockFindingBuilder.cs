@@ -29,8 +29,8 @@ internal static class DeadlockFindingBuilder
             {
                 OsThreadId = os,
                 ManagedThreadId = thread.ManagedThreadId,
-                Holds = holds is null ? null : $"0x{holds.Address:x}",
-                WaitsFor = $"0x{waitsFor.Address:x}",
+                Holds = holds is null ? null : holds.Address,
+                WaitsFor = waitsFor.Address,
                 Frame = wait.WaitFrame.ShortName,
                 CallerFrame = wait.FirstUserCode?.ShortName,
             });
@@ -41,8 +41,8 @@ internal static class DeadlockFindingBuilder
                 .Text($" (at {wait.WaitFrame.ShortName}{(wait.FirstUserCode is { } user ? $" <- {user.ShortName}" : "")})");
             evidence.Add(line);
             string role = holds is null
-                ? $"in the cycle: waits for {names.Name(waitsFor)} 0x{waitsFor.Address:x} held by 0x{next:x}"
-                : $"in the cycle: holds {names.Name(holds)} 0x{holds.Address:x}, waits for {names.Name(waitsFor)} 0x{waitsFor.Address:x} held by 0x{next:x}";
+                ? $"in the cycle: waits for {names.Name(waitsFor)} {(Address)waitsFor.Address} held by 0x{next:x}"
+                : $"in the cycle: holds {names.Name(holds)} {(Address)holds.Address}, waits for {names.Name(waitsFor)} {(Address)waitsFor.Address} held by 0x{next:x}";
             refs.Add(ThreadRefs.For(thread, role, wait));
         }
         var others = knot.Except(cycle).OrderBy(t => t).ToList();
@@ -51,7 +51,7 @@ internal static class DeadlockFindingBuilder
             {
                 AddOnce(locks, l);
                 evidence.Add(Markup.Line().Text("also in the knot: thread ").Thread(os).Text($" waits for {names.Name(l)} ").Object(l.Address));
-                refs.Add(ThreadRefs.For(threads.ByOsId(os)!, $"in the knot: waits for {names.Name(l)} 0x{l.Address:x}", graph.WaitOf(os)));
+                refs.Add(ThreadRefs.For(threads.ByOsId(os)!, $"in the knot: waits for {names.Name(l)} {(Address)l.Address}", graph.WaitOf(os)));
             }
         foreach (uint os in bystanders)
         {
@@ -60,7 +60,7 @@ internal static class DeadlockFindingBuilder
             string heldBy = string.Join(", ", graph.Blockers(os).Select(b => $"0x{b:x}"));
             evidence.Add(Markup.Line().Text("bystander: thread ").Thread(os).Text($" waits for {names.Name(l)} ").Object(l.Address)
                 .Text($" held by {heldBy}; it is not in the cycle and cannot go on until the cycle is broken"));
-            refs.Add(ThreadRefs.For(threads.ByOsId(os)!, $"bystander: waits for {names.Name(l)} 0x{l.Address:x} held by {heldBy}", graph.WaitOf(os)));
+            refs.Add(ThreadRefs.For(threads.ByOsId(os)!, $"bystander: waits for {names.Name(l)} {(Address)l.Address} held by {heldBy}", graph.WaitOf(os)));
         }
         foreach (LockState l in locks)
             if (l.Detail is not null || l.UnknownOwners.Count > 0)

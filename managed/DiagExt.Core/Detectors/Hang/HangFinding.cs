@@ -12,8 +12,8 @@ public sealed record HangFinding : Finding, IHasRing
         s.OsThreadId is uint t ? $"0x{t:x}{(s.ManagedThreadId is int m ? $" ({m})" : "")}" : s.Method ?? "?",
         $"waits for {LockName(s.WaitsFor)}")).ToList();
 
-    private string LockName(string address) =>
-        Locks.FirstOrDefault(l => l.Address == address) is { } l ? $"{(l.Path is { } p ? p[(p.LastIndexOf('.') + 1)..] : Targets.TypeNames.Short(l.Type))} {address}" : address;
+    private string LockName(Address address) =>
+        Locks.FirstOrDefault(l => l.Address == address) is { } l ? $"{(l.Path is { } p ? p[(p.LastIndexOf('.') + 1)..] : Targets.TypeNames.Short(l.Type))} {address}" : address.ToString();
 
     public override string Detector => HangDetector.CommandName;
 
@@ -37,7 +37,7 @@ public sealed record HangFinding : Finding, IHasRing
 public sealed record HangLock
 {
     /// <summary>The lock object's address, "0x7ef5bd80a2e8".</summary>
-    public required string Address { get; init; }
+    public required Address Address { get; init; }
 
     /// <summary>The object's type: System.Object for a plain lock object, System.Threading.Lock, ReaderWriterLockSlim, SemaphoreSlim.</summary>
     public required string Type { get; init; }
@@ -67,13 +67,13 @@ public sealed record HangCycleStep
     public string? Method { get; init; }
 
     /// <summary>Its state machine box (a task), for !DumpObj and dumpasync.</summary>
-    public string? StateMachine { get; init; }
+    public Address? StateMachine { get; init; }
 
     /// <summary>The lock it holds that the previous step waits for.</summary>
-    public string? Holds { get; init; }
+    public Address? Holds { get; init; }
 
     /// <summary>The lock it waits for, held by the next step.</summary>
-    public required string WaitsFor { get; init; }
+    public required Address WaitsFor { get; init; }
 
     /// <summary>The wait frame: "Monitor.Enter", "ReaderWriterLockSlim.EnterWriteLock".</summary>
     public string? Frame { get; init; }

@@ -33,7 +33,7 @@ internal sealed class LockNames(IReadOnlyDictionary<ulong, string> paths)
 
     public HangLock Describe(LockState state) => new()
     {
-        Address = $"0x{state.Address:x}",
+        Address = state.Address,
         Type = state.TypeName,
         Kind = Kind(state.Kind),
         Path = Path(state.Address),

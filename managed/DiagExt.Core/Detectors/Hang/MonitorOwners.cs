@@ -43,7 +43,7 @@ internal sealed class MonitorOwners
             TargetThread? owner = threads.ByRuntimeAddress(block.HoldingThreadAddress);
             string detail = $"recursion {block.RecursionCount}";
             return owner is null
-                ? new LockState(obj.Address, type, LockKindName.Monitor, []) { UnknownOwners = [$"runtime thread 0x{block.HoldingThreadAddress:x}"], Detail = detail }
+                ? new LockState(obj.Address, type, LockKindName.Monitor, []) { UnknownOwners = [$"runtime thread {(Address)block.HoldingThreadAddress}"], Detail = detail }
                 : new LockState(obj.Address, type, LockKindName.Monitor, [(owner.OsThreadId, HoldMode.Owner)]) { Detail = detail };
         }
         if (ThinOwner(obj) is { } thin)

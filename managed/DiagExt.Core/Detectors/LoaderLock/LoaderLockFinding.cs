@@ -19,7 +19,7 @@ public sealed record LoaderLockOwner(
     bool LoadOwner,
     [property: JsonPropertyName("userCpuSeconds"), JsonConverter(typeof(SecondsJsonConverter))] TimeSpan? UserCpu,
     [property: JsonPropertyName("kernelCpuSeconds"), JsonConverter(typeof(SecondsJsonConverter))] TimeSpan? KernelCpu,
-    string? WaitsForCriticalSection,
+    Address? WaitsForCriticalSection,
     uint? WaitsForThread,
     IReadOnlyList<string> Stack);
 
@@ -43,9 +43,9 @@ public sealed record LoaderLockFinding : Finding
     public override string Detector => LoaderLockDetector.CommandName;
 
     /// <summary>The RTL_CRITICAL_SECTION's address (hex), as PEB.LoaderLock gives it.</summary>
-    public required string LockAddress { get; init; }
+    public required Address LockAddress { get; init; }
 
-    public required string PebAddress { get; init; }
+    public required Address PebAddress { get; init; }
 
     public required int LockCount { get; init; }
 

@@ -42,8 +42,8 @@ internal static class LoaderLockFindingBuilder
             Threads = threads,
             Evidence = LoaderLockEvidence.Build(c),
             Advice = LoaderLockVerdict.Advice(c),
-            LockAddress = $"0x{c.Lock.Address:x}",
-            PebAddress = $"0x{c.State.Peb:x}",
+            LockAddress = c.Lock.Address,
+            PebAddress = c.State.Peb,
             LockCount = c.Lock.LockCount,
             RecursionCount = c.Lock.RecursionCount,
             OwningThread = c.Lock.OwningThread,
@@ -73,7 +73,7 @@ internal static class LoaderLockFindingBuilder
         o.IsLoadOwner,
         c.OwnerCpu?.User,
         c.OwnerCpu?.Kernel,
-        o.WaitsFor is { } cs ? $"0x{cs.Address:x}" : null,
+        o.WaitsFor is { } cs ? cs.Address : null,
         o.WaitsFor is { } held ? (uint)held.OwningThread : null,
         JsonStack(o.Frames, o.ActivityFrame));
 

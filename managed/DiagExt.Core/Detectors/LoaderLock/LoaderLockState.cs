@@ -28,11 +28,11 @@ internal sealed record LoaderLockState(LoaderLockStatus Status, ulong Peb, ulong
     public string Describe(WindowsLayout layout) => Status switch
     {
         LoaderLockStatus.TebNotCaptured => "PEB not captured: this dump holds no thread's TEB, so neither the PEB nor its LoaderLock can be read; loader lock state unknown",
-        LoaderLockStatus.PebNotCaptured => $"PEB not captured: the TEB points to the PEB at 0x{Peb:x}, which is not in this dump; loader lock state unknown",
-        LoaderLockStatus.NoLock => $"PEB.LoaderLock (PEB 0x{Peb:x} + 0x{layout.PebLoaderLock:x}) is null: the process has no loader lock to hold",
-        LoaderLockStatus.LockNotCaptured => $"loader lock state not captured: PEB.LoaderLock points to 0x{LockAddress:x}, whose memory is not in this dump",
-        LoaderLockStatus.Free => $"loader lock at 0x{LockAddress:x} is free ({Fields})",
-        _ => $"loader lock at 0x{LockAddress:x} is held by thread 0x{Lock!.OwningThread:x} ({Fields})",
+        LoaderLockStatus.PebNotCaptured => $"PEB not captured: the TEB points to the PEB at {(Address)Peb}, which is not in this dump; loader lock state unknown",
+        LoaderLockStatus.NoLock => $"PEB.LoaderLock (PEB {(Address)Peb} + 0x{layout.PebLoaderLock:x}) is null: the process has no loader lock to hold",
+        LoaderLockStatus.LockNotCaptured => $"loader lock state not captured: PEB.LoaderLock points to {(Address)LockAddress}, whose memory is not in this dump",
+        LoaderLockStatus.Free => $"loader lock at {(Address)LockAddress} is free ({Fields})",
+        _ => $"loader lock at {(Address)LockAddress} is held by thread 0x{Lock!.OwningThread:x} ({Fields})",
     };
 
     /// <summary>"LockCount -1 (free), RecursionCount 0, OwningThread 0".</summary>

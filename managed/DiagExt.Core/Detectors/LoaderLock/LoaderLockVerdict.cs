@@ -74,7 +74,7 @@ internal static class LoaderLockVerdict
         return owner.State switch
         {
             OwnerState.Spinning => $"spins in {function}{where}",
-            OwnerState.Waiting when owner.WaitsFor is { } cs => $"waits in {function}{where} for critical section 0x{cs.Address:x}, held by thread 0x{cs.OwningThread:x}",
+            OwnerState.Waiting when owner.WaitsFor is { } cs => $"waits in {function}{where} for critical section {(Address)cs.Address}, held by thread 0x{cs.OwningThread:x}",
             OwnerState.Waiting => $"waits in {function}{where}",
             OwnerState.Running when where.Length > 0 => $"runs code{where}",
             OwnerState.Running => $"runs {owner.Frames[0].Symbol}",

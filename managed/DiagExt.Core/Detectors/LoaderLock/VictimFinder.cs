@@ -40,7 +40,7 @@ internal static class VictimFinder
                 proof.Add($"{frames[criticalSection].Symbol.Function} on its stack");
                 lockOnStack = stacks.StackHolds(thread, loaderLock, FrameSearch.SlotAfter(frames, entry, frames[entry].StackSlot ?? 0));
                 if (lockOnStack)
-                    proof.Add($"the loader lock's address 0x{loaderLock:x} is on its stack");
+                    proof.Add($"the loader lock's address {(Address)loaderLock} is on its stack");
             }
 
             VictimStyle? style = null;

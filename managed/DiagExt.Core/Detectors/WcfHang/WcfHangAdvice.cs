@@ -1,3 +1,4 @@
+using DiagExt.Core.Reports;
 namespace DiagExt.Core.Detectors.WcfHang;
 
 /// <summary>What wcfhang tells the user: why no reply comes, how long the wait can last, and what to change.</summary>
@@ -29,15 +30,7 @@ internal static class WcfHangAdvice
 
     public static string Waited(TimeSpan? timeout)
     {
-        string bound = timeout is { } t ? $"at most the timeout, {Duration(t)}" : "at most the operation timeout";
+        string bound = timeout is { } t ? $"at most the timeout, {DurationText.Setting(t)}" : "at most the operation timeout";
         return $"waiting since: not recorded (neither a dump nor the runtime keeps when a wait began); {bound}";
     }
-
-    public static string Duration(TimeSpan t) => t.TotalSeconds switch
-    {
-        >= 86400 * 365 => "infinite",
-        >= 3600 => $"{t.TotalHours:0.#} h",
-        >= 60 => $"{t.TotalMinutes:0.#} min",
-        _ => $"{t.TotalSeconds:0.#} s",
-    };
 }

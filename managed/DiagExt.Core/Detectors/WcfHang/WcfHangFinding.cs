@@ -21,13 +21,13 @@ public sealed record WcfHangFinding : Finding
     public string? MessageId { get; init; }
 
     /// <summary>The SyncDuplexRequest's address as a hex string.</summary>
-    public required string RequestAddress { get; init; }
+    public required Address RequestAddress { get; init; }
 
-    public string? BinderAddress { get; init; }
+    public Address? BinderAddress { get; init; }
 
-    public string? ChannelHandlerAddress { get; init; }
+    public Address? ChannelHandlerAddress { get; init; }
 
-    public string? ChannelAddress { get; init; }
+    public Address? ChannelAddress { get; init; }
 
     public string? ChannelType { get; init; }
 

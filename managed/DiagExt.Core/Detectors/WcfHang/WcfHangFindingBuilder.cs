@@ -17,7 +17,7 @@ internal static class WcfHangFindingBuilder
         string thread = $"0x{waiter.OsThreadId:x}";
         TimeSpan? timeout = binding?.OperationTimeout ?? binding?.SendTimeout;
         string expiry = timeout is { } t
-            ? $"until its timeout ({WcfHangAdvice.Duration(t)}) expires and it throws TimeoutException"
+            ? $"until its timeout ({DurationText.Setting(t)}) expires and it throws TimeoutException"
             : "until its operation timeout expires and it throws TimeoutException";
 
         bool selfDeadlock = call.Verdict == StuckCallVerdict.SelfDeadlock;
@@ -40,7 +40,7 @@ internal static class WcfHangFindingBuilder
             evidence.Add(ChannelLine(binding));
         evidence.Add(Markup.Line().Text("waiter: thread ").Thread(waiter.OsThreadId)
             .Text($" waits in SyncDuplexRequest.WaitForReply (frame {call.WaitFrame}) and its stack holds the request"));
-        proof.Add($"thread {thread}: frame {call.WaitFrame} is SyncDuplexRequest.WaitForReply; its registers or stack hold the request 0x{request.Address:x}");
+        proof.Add($"thread {thread}: frame {call.WaitFrame} is SyncDuplexRequest.WaitForReply; its registers or stack hold the request {(Address)request.Address}");
         if (call.PumpFrames.Count > 0)
         {
             string pump = string.Join(" <- ", call.PumpFrames.Select(f => f.ShortName));
@@ -51,10 +51,10 @@ internal static class WcfHangFindingBuilder
         {
             evidence.Add(Markup.Line().Text("delivering: AsyncDuplexRequest ").Object(delivering.Address)
                 .Text($" of the same binder is on its stack{(delivering.GotReply == true ? " with its reply received (_gotReply true)" : "")}: the earlier call whose completion made this call"));
-            proof.Add($"its stack holds AsyncDuplexRequest 0x{delivering.Address:x} of the same binder{(delivering.GotReply == true ? " (_gotReply true)" : "")}");
+            proof.Add($"its stack holds AsyncDuplexRequest {(Address)delivering.Address} of the same binder{(delivering.GotReply == true ? " (_gotReply true)" : "")}");
         }
         if (call.WaiterHoldsHandler && binding is not null)
-            proof.Add($"its stack holds the binder's ChannelHandler 0x{binding.Handler:x}, which points back at the binder");
+            proof.Add($"its stack holds the binder's ChannelHandler {(Address)binding.Handler}, which points back at the binder");
         if (binding?.IsPumpAcquired is int acquired)
             proof.Add($"ChannelHandler._isPumpAcquired is {acquired}");
         if (call.OtherPumps.Count > 0)
@@ -108,10 +108,10 @@ internal static class WcfHangFindingBuilder
             Operation = call.OperationName,
             Action = call.Operation?.Action,
             MessageId = request.MessageId,
-            RequestAddress = Hex(request.Address),
-            BinderAddress = binding is null ? null : Hex(binding.Binder),
-            ChannelHandlerAddress = binding is { Handler: not 0 } ? Hex(binding.Handler) : null,
-            ChannelAddress = binding is { Channel: not 0 } ? Hex(binding.Channel) : null,
+            RequestAddress = request.Address,
+            BinderAddress = binding is null ? null : binding.Binder,
+            ChannelHandlerAddress = binding is { Handler: not 0 } ? binding.Handler : null,
+            ChannelAddress = binding is { Channel: not 0 } ? binding.Channel : null,
             ChannelType = binding?.ChannelType,
             RemoteAddress = binding?.RemoteAddress,
             Via = binding?.Via,
@@ -143,6 +143,4 @@ internal static class WcfHangFindingBuilder
             line.Text($" via {via}");
         return line;
     }
-
-    private static string Hex(ulong address) => $"0x{address:x}";
 }

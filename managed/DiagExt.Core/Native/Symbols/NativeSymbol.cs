@@ -12,7 +12,7 @@ internal sealed record NativeSymbol(ulong Address, string? Module, string? Modul
 
     public override string ToString() => (Module, Function) switch
     {
-        (null, _) => $"0x{Address:x}",
+        (null, _) => $"{(Address)Address}",
         (_, null) => $"{Module}+0x{Offset:x}",
         _ when Offset == 0 => $"{Module}!{Function}",
         _ => $"{Module}!{Function}+0x{Offset:x}",

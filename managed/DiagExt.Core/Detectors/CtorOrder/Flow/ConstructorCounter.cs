@@ -18,10 +18,18 @@ internal sealed class ConstructorCounter(MetadataReader md)
     public const int AllFlags = PublicFlag | NonPublicFlag | InstanceFlag | StaticFlag;
     private const int MaxForwards = 4;
 
-    private static readonly ConcurrentDictionary<string, MetadataReader?> RuntimeAssemblies = new(StringComparer.OrdinalIgnoreCase);
+    /// <summary>
+    /// The runtime folder's assemblies that were asked for, each opened once and kept for the process: at most the
+    /// folder's files (about 170), since a name with no file there is never cached.
+    /// </summary>
+    private static readonly ConcurrentDictionary<string, MetadataReader> RuntimeAssemblies = new(StringComparer.OrdinalIgnoreCase);
 
     /// <summary>Answers per (assembly, namespace, name, flags): a lookup walks a runtime assembly's type table once.</summary>
     private static readonly ConcurrentDictionary<(string, string, string, int), int?> RuntimeCounts = new();
+
+    /// <summary>The names come from the scanned assemblies' references (any text): past this many answers, the
+    /// rest are computed each time rather than kept for the life of a batch.</summary>
+    private const int MaxCachedCounts = 64 * 1024;
 
     public int? Count(EntityHandle type, int flags)
     {
@@ -47,7 +55,12 @@ internal sealed class ConstructorCounter(MetadataReader md)
                         return null;
                     string assembly = md.GetString(md.GetAssemblyReference((AssemblyReferenceHandle)reference.ResolutionScope).Name);
                     (string, string, string, int) key = (assembly, md.GetString(reference.Namespace), md.GetString(reference.Name), flags);
-                    return RuntimeCounts.GetOrAdd(key, k => InRuntime(k.Item1, k.Item2, k.Item3, k.Item4, 0));
+                    if (RuntimeCounts.TryGetValue(key, out int? known))
+                        return known;
+                    int? counted = InRuntime(key.Item1, key.Item2, key.Item3, key.Item4, 0);
+                    if (RuntimeCounts.Count < MaxCachedCounts)
+                        RuntimeCounts.TryAdd(key, counted);
+                    return counted;
                 default:
                     return null;
             }
@@ -80,23 +93,36 @@ internal sealed class ConstructorCounter(MetadataReader md)
     }
 
     /// <summary>A runtime assembly's metadata, opened once per process and kept (a few are used, never all).</summary>
-    private static MetadataReader? Open(string assembly) => RuntimeAssemblies.GetOrAdd(assembly, name =>
+    private static MetadataReader? Open(string name)
     {
+        if (RuntimeAssemblies.TryGetValue(name, out MetadataReader? open))
+            return open;
         if (RuntimeAssemblyFolder.Path is not { } folder || name.IndexOfAny(Path.GetInvalidFileNameChars()) >= 0)
             return null;
         string path = Path.Combine(folder, name + ".dll");
         if (!File.Exists(path))
             return null;
+        PEReader? pe = null;
         try
         {
-            var pe = new PEReader(File.OpenRead(path));
-            return pe.HasMetadata ? pe.GetMetadataReader() : null;
+            pe = new PEReader(File.OpenRead(path));
+            if (!pe.HasMetadata)
+            {
+                pe.Dispose();
+                return null;
+            }
+            MetadataReader reader = pe.GetMetadataReader();
+            if (RuntimeAssemblies.TryAdd(name, reader))
+                return reader;
+            pe.Dispose(); // another thread opened it first
+            return RuntimeAssemblies[name];
         }
         catch (Exception e) when (e is BadImageFormatException or IOException or UnauthorizedAccessException)
         {
+            pe?.Dispose();
             return null;
         }
-    });
+    }
 
     private static int CountIn(MetadataReader reader, TypeDefinitionHandle type, int flags)
     {

@@ -57,7 +57,7 @@ public sealed class DmlTarget : IFuzzTarget
             ],
             Threads = [new ThreadRef { OsThreadId = thread, Role = s[4], Frame = s[5].Length > 0 ? s[5] : null, CallerFrame = s[6].Length > 0 ? s[6] : null, UserCpu = TimeSpan.FromSeconds(s[6].Length) }],
             Advice = s[7].Length > 0 ? s[7] : null,
-            RequestAddress = "0x7f0000002000",
+            RequestAddress = 0x7f0000002000,
             Proof = [s[10]],
             Operation = s[11],
         };
