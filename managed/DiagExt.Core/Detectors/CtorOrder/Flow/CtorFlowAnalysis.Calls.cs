@@ -26,6 +26,9 @@ internal sealed partial class CtorFlowAnalysis
             args[argCount - 1 - i] = Peek(stack, i);
         FlowValue[] rest = Pop(stack, argCount);
         _callOffset = ins.Offset;
+        // A call on a value type local ("ldloca e; call Enumerator.MoveNext") is a call on the local's value.
+        if (method.HasThis && !isNewobj && argCount > 0 && args[0] is AddressValue { IsArgument: false } self)
+            args[0] = Local(state, self.Index);
 
         if (kind == KnownCallKind.Sort && args.Length > 0 && args[0] is CtorList sorted)
             return Replace(state.WithStack(rest), sorted.Site, sorted with { Order = new SortKey("Sort", true), Chain = sorted.Chain + ".Sort()" });
@@ -42,9 +45,18 @@ internal sealed partial class CtorFlowAnalysis
             // Each execution makes a new list: forget what an earlier iteration proved about its length.
             return state.WithRange(list.Site, count is int n ? LengthRange.Exactly(n) : LengthRange.Any, Push(rest, list));
         }
-        FlowValue result = isNewobj ? NewObject(method, kind, args) : Result(method, kind, args);
+        FlowValue result = isNewobj ? NewObject(method, kind, args, ins.Offset) : Result(method, kind, args);
         if (!isNewobj)
             result = NoteTypeUse(method, kind, ins.Token, args, result);
+        if (DerivedFrom(args) is { } chosen)
+        {
+            // Whatever a call makes from a loop's element carries the choice: its result, and what it writes through out arguments.
+            if (result is UnknownValue or NewObjectValue)
+                result = new DerivedValue(chosen);
+            foreach (FlowValue arg in args)
+                if (arg is AddressValue { IsArgument: false } written)
+                    state = state.WithLocal(written.Index, new DerivedValue(chosen), state.Stack);
+        }
         if (method.ReturnsVoid && !isNewobj)
             return state.WithStack(rest);
         if (result is UnknownValue && !isNewobj && CtorCollectionTypes.Holds(method.ReturnType))
@@ -59,14 +71,34 @@ internal sealed partial class CtorFlowAnalysis
         return state.WithStack(Push(rest, result));
     }
 
-    private FlowValue NewObject(MethodReference ctor, KnownCallKind kind, FlowValue[] args)
+    private static FlowValue NewObject(MethodReference ctor, KnownCallKind kind, FlowValue[] args, int offset)
     {
         if (kind == KnownCallKind.PassThrough && args.Length == 1 && args[0] is CtorList list)
             return list with { IsIndexable = true, Chain = $"new {MetadataNames.Short(ctor.DeclaringType)}({list.Chain})" };
-        // A delegate: "newobj Func<...>::.ctor(object, native int)" with the method pointer last.
+        // A delegate: "newobj Func<...>::.ctor(object, native int)" with the method pointer last; over a closure that
+        // holds a loop's element, it carries that element.
         if (args.Length == 2 && args[1] is MethodValue pointer)
-            return pointer with { IsDelegate = true };
+            return FlowValue.ChosenOf(args[0]) is { } captured ? new DerivedValue(captured) : pointer with { IsDelegate = true };
+        // A closure's display class: tracked by identity so that storing the element into it marks every copy.
+        if (args.Length == 0 && ctor.DeclaringType.Contains("<>c__DisplayClass", StringComparison.Ordinal))
+            return new NewObjectValue(offset);
         return FlowValue.Unknown;
+    }
+
+    /// <summary>
+    /// Reflection's attribute lookups (IsDefined, GetCustomAttribute(s), GetCustomAttributesData) and a library's own
+    /// (MEF's IsAttributeDefined&lt;T&gt;, GetDeclaredAttribute&lt;T&gt;): a test for a marker attribute.
+    /// </summary>
+    private static bool IsAttributeQuery(MethodReference method) =>
+        method.Name == "IsDefined" || method.Name.Contains("Attribute", StringComparison.Ordinal) && !method.ReturnType.StartsWith("System.Reflection.ConstructorInfo", StringComparison.Ordinal);
+
+    /// <summary>The loop element one of the arguments is or was made from; method pointers and lambdas do not count.</summary>
+    private static CtorElement? DerivedFrom(FlowValue[] args)
+    {
+        foreach (FlowValue arg in args)
+            if (arg is not (MethodValue or CtorList or CtorEnumerator) && FlowValue.ChosenOf(arg) is { } element)
+                return element;
+        return null;
     }
 
     private FlowValue Result(MethodReference method, KnownCallKind kind, FlowValue[] args)
@@ -102,6 +134,12 @@ internal sealed partial class CtorFlowAnalysis
                 bool thenBy = method.Name.StartsWith("ThenBy", StringComparison.Ordinal);
                 bool canTie = thenBy && list.Order is { CanTie: false } ? false : !unique;
                 return list with { IsIndexable = false, Order = new SortKey(method.Name, canTie), Chain = $"{list.Chain}.{method.Name}(key)" };
+            case KnownCallKind.Other when IsAttributeQuery(method) && DerivedFrom(args) is { } marked:
+                return method.ReturnType == "System.Boolean" ? new AttributeTestValue(marked) : new AttributesValue(marked);
+            case KnownCallKind.PassThrough when first is AttributesValue attributes:
+                return attributes;
+            case KnownCallKind.Any or KnownCallKind.Count when first is AttributesValue attributes:
+                return new AttributeTestValue(attributes.Element);
             case KnownCallKind.IndexGet when first is ParametersValue parameters:
                 return new ParameterOfValue(parameters.Element, false);
             case KnownCallKind.Count when first is ParametersValue parameters:

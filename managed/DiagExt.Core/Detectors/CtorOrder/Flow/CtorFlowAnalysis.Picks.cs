@@ -29,11 +29,17 @@ internal sealed partial class CtorFlowAnalysis
     {
         CtorElement? element = ins.OpCode switch
         {
-            ILOpCode.Ret => state.Stack.Length == 1 ? FlowValue.ElementOf(state.Stack[0]) : null,
-            ILOpCode.Leave or ILOpCode.Leave_s or ILOpCode.Br or ILOpCode.Br_s => ReturnedLocal(ins.IntOperand) is int local && local < state.Locals.Length ? FlowValue.ElementOf(state.Locals[local]) : null,
+            ILOpCode.Ret => (state.Stack.Length == 1 ? FlowValue.ChosenOf(state.Stack[0]) : null) ?? Out(state),
+            ILOpCode.Leave or ILOpCode.Leave_s or ILOpCode.Br or ILOpCode.Br_s when ReturnedLocal(ins.IntOperand) is int local =>
+                (local < state.Locals.Length ? FlowValue.ChosenOf(state.Locals[local]) : null) ?? Out(state),
             _ => null,
         };
-        return element is null || element.Unique || !InLoop(element.Offset) || CountedAtMostOnce(element, state) ? null : Judge(element.Offset, state, element.List, " (loop: the constructor it matched is returned)", predicate: null);
+        if (element is null || element.Unique || !InLoop(element.Offset) || CountedAtMostOnce(element, state))
+            return null;
+        bool itself = ins.OpCode == ILOpCode.Ret && state.Stack.Length == 1 && FlowValue.ElementOf(state.Stack[0]) is not null;
+        return Judge(element.Offset, state, element.List, itself || ins.OpCode != ILOpCode.Ret
+            ? " (loop: the constructor it matched is returned)"
+            : " (loop: what it made from the constructor it matched is returned)", predicate: null);
     }
 
     /// <summary>
@@ -76,6 +82,9 @@ internal sealed partial class CtorFlowAnalysis
         }
         return null;
     }
+
+    /// <summary>A loop's element (or what was made from it) the method hands back through an out argument on this path.</summary>
+    private static CtorElement? Out(FlowState state) => state.Outs.Select(FlowValue.ChosenOf).FirstOrDefault(e => e is not null);
 
     /// <summary>The local that the code at <paramref name="target"/> returns at once ("ldloc k; ret"), if it does.</summary>
     private int? ReturnedLocal(int target) =>

@@ -106,7 +106,10 @@ internal sealed partial class CtorFlowAnalysis
         int first = argCount - types.Length;
         for (int k = 0; k < types.Length; k++)
         {
-            if (CtorCollectionTypes.Holds(types[k]))
+            // An out or ref parameter holds an address: what the method stores through it leaves the method too.
+            if (types[k].EndsWith('&'))
+                state = state.WithArg(first + k, new AddressValue(true, first + k), state.Stack);
+            else if (CtorCollectionTypes.Holds(types[k]))
                 state = state.WithArg(first + k, new CtorList(ParameterSite(first + k), CtorCollectionTypes.IsIndexable(types[k]), null, $"parameter {k + 1}"), state.Stack);
         }
         return state;

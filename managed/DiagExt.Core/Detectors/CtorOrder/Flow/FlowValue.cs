@@ -16,6 +16,8 @@ internal abstract record FlowValue
             return a;
         if (a is ConflictValue || b is ConflictValue)
             return ConflictValue.Instance;
+        if (a is DerivedValue || b is DerivedValue)
+            return JoinDerived(a, b);
         if ((ElementOf(a), ElementOf(b)) is (var ea, var eb) && (ea is not null || eb is not null))
             return JoinElements(a, ea, b, eb);
         if (a is CtorList ca && b is CtorList cb && ca.Site == cb.Site)
@@ -30,6 +32,33 @@ internal abstract record FlowValue
 
     /// <summary>The loop element a value is, or may be on some path.</summary>
     public static CtorElement? ElementOf(FlowValue v) => v as CtorElement ?? (v as MaybeElement)?.Element;
+
+    /// <summary>
+    /// The loop element a value is or was made from (<see cref="DerivedValue"/>): what leaves a first-match loop with it
+    /// carries the loop's choice, be it the constructor, an object built from it or a delegate closing over it.
+    /// </summary>
+    public static CtorElement? ChosenOf(FlowValue v) => ElementOf(v) ?? (v as DerivedValue)?.Element ?? v switch
+    {
+        ParametersValue p => p.Element,
+        ParameterOfValue p => p.Element,
+        _ => null,
+    };
+
+    /// <summary>
+    /// Something made from a loop's element meets another value: still the loop's choice on the paths that made it (the
+    /// other path is a fallback or the value before the loop), unless two different elements meet.
+    /// </summary>
+    private static FlowValue JoinDerived(FlowValue a, FlowValue b)
+    {
+        if (a is ConflictValue || b is ConflictValue)
+            return ConflictValue.Instance;
+        CtorElement? ea = ChosenOf(a), eb = ChosenOf(b);
+        if (ea is not null && eb is not null && (ea.Offset != eb.Offset || ea.List.Site != eb.List.Site))
+            return ConflictValue.Instance;
+        CtorElement element = (ea ?? eb)!;
+        CtorElement joined = ea is not null && eb is not null ? element with { List = ea.List.JoinWith(eb.List), Unique = ea.Unique && eb.Unique } : element;
+        return new DerivedValue(joined);
+    }
 
     private static FlowValue JoinElements(FlowValue a, CtorElement? ea, FlowValue b, CtorElement? eb)
     {
@@ -138,6 +167,28 @@ internal sealed record CtorElement(CtorList List, int Offset) : FlowValue
     /// </summary>
     public bool First { get; init; }
 }
+
+/// <summary>
+/// A value computed from a loop's element or holding it: the result of a call or constructor given the element (or
+/// something made from it), an object the element was stored into (a closure's display class), a delegate over such
+/// an object, a local written through an out argument of such a call.
+/// </summary>
+internal sealed record DerivedValue(CtorElement Element) : FlowValue;
+
+/// <summary>The address of a local (ldloca) or of an argument (ldarga, or ldarg of a by-reference parameter).</summary>
+internal sealed record AddressValue(bool IsArgument, int Index) : FlowValue;
+
+/// <summary>An object created by newobj at <see cref="Offset"/>: a closure's display class, until the element is stored into it.</summary>
+internal sealed record NewObjectValue(int Offset) : FlowValue;
+
+/// <summary>A loop element's custom attributes (GetCustomAttributes, GetCustomAttribute&lt;T&gt;, a library's own attribute lookup).</summary>
+internal sealed record AttributesValue(CtorElement Element) : FlowValue;
+
+/// <summary>
+/// A boolean that holds (<see cref="Present"/>) or fails when a loop element carries a given attribute: a marker only one
+/// constructor wears, so the element is unique on the edge where it is present.
+/// </summary>
+internal sealed record AttributeTestValue(CtorElement Element, bool Present = true) : FlowValue;
 
 /// <summary>Expression.New(c, ...) on a loop's element inside the loop: code generated for one constructor of the list.</summary>
 internal sealed record GeneratedNewValue(CtorElement Element) : FlowValue;
