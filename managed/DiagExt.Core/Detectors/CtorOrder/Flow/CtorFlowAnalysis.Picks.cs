@@ -15,7 +15,7 @@ internal sealed partial class CtorFlowAnalysis
             if (_in[i] is not { } state)
                 continue;
             IlInstruction ins = _code[i];
-            if ((Pick(ins, state) ?? LoopReturn(ins, state) ?? FirstUsed(ins, state) ?? GeneratedReturn(ins, state)) is { } pick)
+            if ((Pick(ins, state) ?? HelperPick(ins, state) ?? LoopReturn(ins, state) ?? EscapedExit(ins, state) ?? FirstUsed(ins, state) ?? GeneratedReturn(ins, state)) is { } pick)
                 picks.TryAdd(pick.PickOffset, pick);
         }
         return picks.Values.OrderBy(p => p.PickOffset).ToList();
@@ -134,11 +134,18 @@ internal sealed partial class CtorFlowAnalysis
             return null;
         if (list.Filter is { } filter && _lambdas.SelectsAtMostOne(filter.Method))
             return null;
+        (string? name, EntityHandle handle, int? count, int flags) = _appliedTo.GetValueOrDefault(list.Site);
+        // A predicate that asks only for a parameter count ("GetParameters().Length == 5") on a type the code names: count that arity.
+        if ((predicate as MethodValue ?? list.Filter) is { } filtering && _lambdas.Arity(filtering.Method) is int arity && !handle.IsNil
+            && _counter.Count(handle, flags, arity) is <= 1)
+            return null;
         string pattern = list.Chain + pick + (list.Order is { CanTie: true } ? " (sort key can tie: equal keys keep reflection's order)" : "");
-        (string? name, EntityHandle handle, int? count) = _appliedTo.GetValueOrDefault(list.Site);
         // Proven: the code names the type and it has several matching constructors, so which one comes first is reflection's choice.
         bool proven = count > 1 && list.Order is null && predicate is null && list.Filter is null;
-        return new CtorPick(_method, Math.Max(list.Site, -1), offset, pattern, name, handle, list.Order is not null, proven ? count : null, proven ? null : UnknownBecause(list.Site));
+        return new CtorPick(_method, Math.Max(list.Site, -1), offset, pattern, name, handle, list.Order is not null, proven ? count : null, proven ? null : UnknownBecause(list.Site))
+        {
+            ListSite = list.Site,
+        };
     }
 
     private static bool IsElementLoad(ILOpCode op) => op is ILOpCode.Ldelem_ref or ILOpCode.Ldelem or ILOpCode.Ldelema;

@@ -27,6 +27,17 @@ internal sealed partial class CtorFlowAnalysis
             {
                 FlowValue value = Peek(stack, 0);
                 FlowValue[] rest = Pop(stack, 1);
+                if (value is NullableProbeValue or NullableTestValue)
+                {
+                    // "if (Nullable.GetUnderlyingType(t) != null)", "if (IsNullable(t))": on the edge where it holds, t is a Nullable<T>.
+                    (FlowValue type, bool nullableWhenTrue) = value is NullableTestValue nullableTest ? (nullableTest.Type, nullableTest.WhenTrue) : (((NullableProbeValue)value).Type, true);
+                    bool jumpsOnTrue = op is ILOpCode.Brtrue or ILOpCode.Brtrue_s;
+                    FlowState nullable = state.WithStack(rest).Replacing(type, FrameworkTypeValue.Nullable);
+                    yield return (IndexAt(ins.IntOperand), jumpsOnTrue == nullableWhenTrue ? nullable : state.WithStack(rest));
+                    if (next < _code.Length)
+                        yield return (next, jumpsOnTrue == nullableWhenTrue ? state.WithStack(rest) : nullable);
+                    yield break;
+                }
                 // "Length == 0" holds on the zero edge, a parameter type test on the true edge: there the element is unique.
                 (CtorElement? tested, bool uniqueWhenTrue) = value switch
                 {
@@ -179,17 +190,22 @@ internal sealed partial class CtorFlowAnalysis
                     ? new MethodValue(lambda, true)
                     : state.Fields.GetValueOrDefault(ins.Token, FlowValue.Unknown)));
             case ILOpCode.Stsfld:
-                return state.WithField(ins.Token, Peek(stack, 0), Pop(stack, 1));
+                return FlowValue.ChosenOf(Peek(stack, 0)) is { } kept
+                    ? Escaping(state.WithField(ins.Token, Peek(stack, 0), Pop(stack, 1)), kept)
+                    : state.WithField(ins.Token, Peek(stack, 0), Pop(stack, 1));
             case ILOpCode.Ldfld:
                 return state.WithStack(Push(Pop(stack, 1), state.Fields.GetValueOrDefault(ins.Token, FlowValue.Unknown)));
             case ILOpCode.Stfld:
             {
                 FlowState stored = state.WithField(ins.Token, Peek(stack, 0), Pop(stack, 2));
-                // The element stored into a closure's display class: the closure (and a delegate over it) now carries the loop's choice.
-                return Peek(stack, 1) is NewObjectValue holder && FlowValue.ChosenOf(Peek(stack, 0)) is { } element
-                    ? stored.Replacing(holder, new DerivedValue(element))
-                    : stored;
+                if (FlowValue.ChosenOf(Peek(stack, 0)) is not { } element || FlowValue.ChosenOf(Peek(stack, 1)) is not null)
+                    return stored;
+                // The element stored into a closure's display class: the closure (and a delegate over it) now carries the loop's
+                // choice. Stored into any other object, it escapes the iteration.
+                return Peek(stack, 1) is NewObjectValue holder ? stored.Replacing(holder, new DerivedValue(element)) : Escaping(stored, element);
             }
+            case ILOpCode.Stelem_ref or ILOpCode.Stelem when FlowValue.ChosenOf(Peek(stack, 0)) is { } element && FlowValue.ChosenOf(Peek(stack, 2)) is null:
+                return Escaping(state.WithStack(Pop(stack, 3)), element);
             case ILOpCode.Call or ILOpCode.Callvirt or ILOpCode.Newobj or ILOpCode.Calli:
                 return Call(ins, state);
         }
@@ -242,6 +258,10 @@ internal sealed partial class CtorFlowAnalysis
 
     private static FlowValue CompareResult(ILOpCode op, FlowValue left, FlowValue right)
     {
+        if ((left as NullableProbeValue ?? right as NullableProbeValue) is { } probe && (left is NullValue || right is NullValue))
+            return new NullableTestValue(probe.Type, op != ILOpCode.Ceq);
+        if (op == ILOpCode.Ceq && (left, right) is (NullableTestValue negated, IntValue { Value: 0 }))
+            return negated with { WhenTrue = !negated.WhenTrue };
         // "GetCustomAttribute<T>() != null" (cgt.un with null), "== null" (ceq), "attributes.Length > 0".
         if ((left as AttributesValue ?? right as AttributesValue) is { } found && (left is NullValue || right is NullValue))
             return new AttributeTestValue(found.Element, op != ILOpCode.Ceq);

@@ -26,7 +26,10 @@ internal sealed class FlowState
 
     public Dictionary<int, FlowValue> Fields { get; }
 
-    public static FlowState Entry(int locals, int args) => new([], Fill(locals), Fill(args), [], []);
+    public static FlowState Entry(int locals, int args, IReadOnlyDictionary<int, FlowValue> fields) => new([], Fill(locals), Fill(args), [], new Dictionary<int, FlowValue>(fields));
+
+    /// <summary>The key under which <see cref="Fields"/> holds what a loop's element escaped into on this path (a call on another object, a field, an array).</summary>
+    public const int EscapeKey = int.MinValue;
 
     public FlowState WithStack(FlowValue[] stack) => new(stack, Locals, Args, Ranges, Fields);
 
@@ -49,7 +52,7 @@ internal sealed class FlowState
     public static int OutKey(int arg) => -1 - arg;
 
     /// <summary>What the method has stored through its by-reference arguments on this path.</summary>
-    public IEnumerable<FlowValue> Outs => Fields.Where(f => f.Key < 0).Select(f => f.Value);
+    public IEnumerable<FlowValue> Outs => Fields.Where(f => f.Key < 0 && f.Key != EscapeKey).Select(f => f.Value);
 
     /// <summary>Every copy of <paramref name="old"/> on the stack, in locals and arguments replaced by <paramref name="now"/> (one object, seen through several slots).</summary>
     public FlowState Replacing(FlowValue old, FlowValue now)

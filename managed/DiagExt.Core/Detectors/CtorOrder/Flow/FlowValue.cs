@@ -18,6 +18,11 @@ internal abstract record FlowValue
             return ConflictValue.Instance;
         if (a is DerivedValue || b is DerivedValue)
             return JoinDerived(a, b);
+        // A type proven Nullable<T> on one path and not tested on the other: still that one type, which a later test can narrow again.
+        if (a is FrameworkTypeValue && b is TypeFromCall or TypeArgumentValue)
+            return b;
+        if (b is FrameworkTypeValue && a is TypeFromCall or TypeArgumentValue)
+            return a;
         if ((ElementOf(a), ElementOf(b)) is (var ea, var eb) && (ea is not null || eb is not null))
             return JoinElements(a, ea, b, eb);
         if (a is CtorList ca && b is CtorList cb && ca.Site == cb.Site)
@@ -116,8 +121,30 @@ internal sealed record TypeValue(string Name, EntityHandle Handle) : FlowValue;
 /// </summary>
 internal sealed record TypeFromCall(int Token, string Owner, string Name, MethodDefinitionHandle Local, bool CreatesType) : FlowValue
 {
+    /// <summary>Where the call is: two reads of the same getter ("expr.Type", "operand.Type") are different types.</summary>
+    public int Offset { get; init; }
+
     public bool IsGetter => Name.StartsWith("get_", StringComparison.Ordinal);
 }
+
+/// <summary>
+/// A framework type the code has proven a value to be without naming it: a type whose generic definition was tested to be
+/// Nullable&lt;T&gt; ("Nullable.GetUnderlyingType(t) != null", or a helper testing GetGenericTypeDefinition() == typeof(Nullable&lt;&gt;)).
+/// Its constructors are counted in the runtime's assemblies.
+/// </summary>
+internal sealed record FrameworkTypeValue(string Namespace, string Name) : FlowValue
+{
+    public static FrameworkTypeValue Nullable { get; } = new("System", "Nullable`1");
+}
+
+/// <summary>Nullable.GetUnderlyingType(<see cref="Type"/>): not null when the type is a Nullable&lt;T&gt;.</summary>
+internal sealed record NullableProbeValue(FlowValue Type) : FlowValue;
+
+/// <summary>A boolean that holds (when <see cref="WhenTrue"/>) or fails when <see cref="Type"/> is a Nullable&lt;T&gt;.</summary>
+internal sealed record NullableTestValue(FlowValue Type, bool WhenTrue = true) : FlowValue;
+
+/// <summary>The method's own System.Type parameter <see cref="Index"/>: unknown, but one value, so a test on it narrows every copy.</summary>
+internal sealed record TypeArgumentValue(int Index) : FlowValue;
 
 /// <summary>
 /// Constructors as reflection returned them: from the call at IL offset <see cref="Site"/>, perhaps

@@ -22,7 +22,11 @@ internal sealed class LambdaInspector(AssemblyImage image)
     private const int HelperDepth = 2;
 
     /// <summary>What a lambda's IL calls and which integer constants it loads, its helpers' bodies included.</summary>
-    private sealed record LambdaBody(HashSet<string> Calls, HashSet<int> Constants, bool ReadsLength, bool ComparesReferences);
+    private sealed record LambdaBody(HashSet<string> Calls, HashSet<int> Constants, bool ReadsLength, bool ComparesReferences)
+    {
+        /// <summary>The types its typeof expressions name (ldtoken).</summary>
+        public HashSet<string> Types { get; } = [];
+    }
 
     /// <summary>A key no two constructors share: the metadata token (declaration order).</summary>
     public bool KeyIsUnique(MethodDefinitionHandle lambda) => Read(lambda).Calls.Contains("get_MetadataToken");
@@ -43,6 +47,28 @@ internal sealed class LambdaInspector(AssemblyImage image)
             return true;
         // "GetParameters().Length == 0": one parameterless constructor.
         return readsParameters && body.ReadsLength && body.Constants.All(k => k == 0) && !calls.Contains("get_ParameterType");
+    }
+
+    /// <summary>
+    /// The parameter count a predicate asks for ("c.GetParameters().Length == 5"), when that is all it tests: the
+    /// constructors it can match are those of that arity, which a type the code names can be counted for.
+    /// </summary>
+    public int? Arity(MethodDefinitionHandle lambda)
+    {
+        LambdaBody body = Read(lambda);
+        return body.ReadsLength && body.Calls.Contains("GetParameters") && body.Constants.Count == 1 && !body.Calls.Overlaps(Loose)
+            ? body.Constants.Single()
+            : null;
+    }
+
+    /// <summary>
+    /// Whether a helper returning bool tests that its Type argument is a Nullable&lt;T&gt;: it asks Nullable.GetUnderlyingType, or
+    /// compares GetGenericTypeDefinition() with typeof(Nullable&lt;&gt;) (FastExpressionCompiler's Tools.IsNullable).
+    /// </summary>
+    public bool TestsNullable(MethodDefinitionHandle helper)
+    {
+        LambdaBody body = Read(helper);
+        return body.Calls.Contains("GetUnderlyingType") || body.Calls.Contains("GetGenericTypeDefinition") && body.Types.Any(t => t.StartsWith("System.Nullable", StringComparison.Ordinal));
     }
 
     private LambdaBody Read(MethodDefinitionHandle lambda)
@@ -85,6 +111,9 @@ internal sealed class LambdaInspector(AssemblyImage image)
                     break;
                 case ILOpCode.Ldlen:
                     body = body with { ReadsLength = true };
+                    break;
+                case ILOpCode.Ldtoken when MetadataTokens.EntityHandle(ins.Token) is { Kind: HandleKind.TypeReference or HandleKind.TypeDefinition or HandleKind.TypeSpecification } type:
+                    body.Types.Add(MetadataNames.TypeName(image.Metadata, type));
                     break;
                 case ILOpCode.Ceq or ILOpCode.Beq or ILOpCode.Beq_s or ILOpCode.Bne_un or ILOpCode.Bne_un_s:
                     body = body with { ComparesReferences = true };
