@@ -27,17 +27,18 @@ internal sealed partial class CtorFlowAnalysis
     /// </summary>
     private CtorPick? LoopReturn(IlInstruction ins, FlowState state)
     {
-        CtorElement? element = ins.OpCode switch
+        FlowValue? returned = ins.OpCode switch
         {
-            ILOpCode.Ret => (state.Stack.Length == 1 ? FlowValue.ChosenOf(state.Stack[0]) : null) ?? Out(state),
-            ILOpCode.Leave or ILOpCode.Leave_s or ILOpCode.Br or ILOpCode.Br_s when ReturnedLocal(ins.IntOperand) is int local =>
-                (local < state.Locals.Length ? FlowValue.ChosenOf(state.Locals[local]) : null) ?? Out(state),
+            ILOpCode.Ret when state.Stack.Length == 1 => state.Stack[0],
+            ILOpCode.Leave or ILOpCode.Leave_s or ILOpCode.Br or ILOpCode.Br_s when ReturnedLocal(ins.IntOperand) is int local && local < state.Locals.Length => state.Locals[local],
             _ => null,
         };
+        bool returns = ins.OpCode is ILOpCode.Ret || returned is not null;
+        CtorElement? element = (returned is null ? null : FlowValue.ChosenOf(returned)) ?? (returns ? Out(state) : null);
         if (element is null || element.Unique || !InLoop(element.Offset) || CountedAtMostOnce(element, state))
             return null;
-        bool itself = ins.OpCode == ILOpCode.Ret && state.Stack.Length == 1 && FlowValue.ElementOf(state.Stack[0]) is not null;
-        return Judge(element.Offset, state, element.List, itself || ins.OpCode != ILOpCode.Ret
+        bool itself = returned is not null && FlowValue.ElementOf(returned) is not null;
+        return Judge(element.Offset, state, element.List, itself
             ? " (loop: the constructor it matched is returned)"
             : " (loop: what it made from the constructor it matched is returned)", predicate: null);
     }

@@ -202,7 +202,13 @@ internal sealed partial class CtorFlowAnalysis
                     return stored;
                 // The element stored into a closure's display class: the closure (and a delegate over it) now carries the loop's
                 // choice. Stored into any other object, it escapes the iteration.
-                return Peek(stack, 1) is NewObjectValue holder ? stored.Replacing(holder, new DerivedValue(element)) : Escaping(stored, element);
+                return Peek(stack, 1) switch
+                {
+                    NewObjectValue holder => stored.Replacing(holder, new DerivedValue(element)),
+                    // A state machine's or closure's own field: a hoisted local, or the value an iterator yields.
+                    ThisValue when InGeneratedType => stored,
+                    _ => Escaping(stored, element),
+                };
             }
             case ILOpCode.Stelem_ref or ILOpCode.Stelem when FlowValue.ChosenOf(Peek(stack, 0)) is { } element && FlowValue.ChosenOf(Peek(stack, 2)) is null:
                 return Escaping(state.WithStack(Pop(stack, 3)), element);

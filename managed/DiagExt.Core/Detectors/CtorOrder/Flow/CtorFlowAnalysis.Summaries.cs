@@ -50,7 +50,11 @@ internal sealed partial class CtorFlowAnalysis
             && _md.GetTypeDefinition(def.GetDeclaringType()).GetFields().Any(f => _md.StringComparer.Equals(_md.GetFieldDefinition(f).Name, IteratorCurrent));
     }
 
-    /// <summary>Constructor lists this method stores in fields it also reads, joined per field: a cache it fills and reads back.</summary>
+    /// <summary>
+    /// Constructor lists (and enumerators over them) this method stores in fields it also reads, joined per field: a cache
+    /// it fills and reads back, or an iterator's or async method's hoisted locals, which it reads again when resumed
+    /// (as ILLink's dataflow does, such fields are taken flow-insensitively: whatever any path stored).
+    /// </summary>
     private Dictionary<int, FlowValue> StoredFields()
     {
         var loaded = new HashSet<int>(_code.Where(c => c.OpCode is ILOpCode.Ldfld or ILOpCode.Ldsfld).Select(c => c.Token));
@@ -60,10 +64,10 @@ internal sealed partial class CtorFlowAnalysis
             IlInstruction ins = _code[i];
             if (ins.OpCode is not (ILOpCode.Stfld or ILOpCode.Stsfld) || !loaded.Contains(ins.Token) || _in[i] is not { Stack.Length: > 0 } state)
                 continue;
-            if (state.Stack[^1] is CtorList { Site: >= 0 } list)
-                stored[ins.Token] = stored.TryGetValue(ins.Token, out FlowValue? before) ? FlowValue.Join(before, list) : list;
+            if (state.Stack[^1] is CtorList { Site: >= 0 } or CtorEnumerator { List.Site: >= 0 })
+                stored[ins.Token] = stored.TryGetValue(ins.Token, out FlowValue? before) ? FlowValue.Join(before, state.Stack[^1]) : state.Stack[^1];
         }
-        return stored.Where(f => f.Value is CtorList).ToDictionary();
+        return stored.Where(f => f.Value is CtorList or CtorEnumerator).ToDictionary();
     }
 
     private string? FieldName(int token)

@@ -61,6 +61,12 @@ internal sealed partial class CtorFlowAnalysis
                     _backEdges.Add((target, ins.Offset));
     }
 
+    /// <summary>
+    /// Whether the method belongs to a compiler-generated type (a closure's display class, an iterator's or async method's
+    /// state machine): its own fields are the user's locals, hoisted, or what it yields.
+    /// </summary>
+    private bool InGeneratedType => _md.GetString(_md.GetTypeDefinition(_md.GetMethodDefinition(_method).GetDeclaringType()).Name).StartsWith('<');
+
     /// <summary>Whether the instruction at <paramref name="offset"/> lies between a backward branch and its target: in a loop.</summary>
     private bool InLoop(int offset) => _backEdges.Any(e => e.From <= offset && offset <= e.To);
 
@@ -140,6 +146,8 @@ internal sealed partial class CtorFlowAnalysis
         FlowState state = FlowState.Entry(localCount, argCount, _fieldFacts);
         var types = Signatures.Method(_md, def).ParameterTypes;
         int first = argCount - types.Length;
+        if (first == 1)
+            state = state.WithArg(0, ThisValue.Instance, state.Stack);
         for (int k = 0; k < types.Length; k++)
         {
             // An out or ref parameter holds an address: what the method stores through it leaves the method too.

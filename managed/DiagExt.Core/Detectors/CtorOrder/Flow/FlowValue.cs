@@ -202,6 +202,12 @@ internal sealed record CtorElement(CtorList List, int Offset) : FlowValue
 /// </summary>
 internal sealed record DerivedValue(CtorElement Element) : FlowValue;
 
+/// <summary>"this" in an instance method: one object, so a store into its fields is told from a store into another's.</summary>
+internal sealed record ThisValue : FlowValue
+{
+    public static ThisValue Instance { get; } = new();
+}
+
 /// <summary>The address of a local (ldloca) or of an argument (ldarga, or ldarg of a by-reference parameter).</summary>
 internal sealed record AddressValue(bool IsArgument, int Index) : FlowValue;
 
