@@ -20,7 +20,7 @@ public static class CallSiteScanner
     /// next round (AutoMapper: TypeMap.DestinationConstructors over TypeDetails.Constructors over its cached, sorted
     /// GetConstructors), and its callers are analysed again with it.
     /// </summary>
-    public const int MaxRounds = 4;
+    public const int MaxRounds = 6;
 
     public static CallSiteScan Scan(AssemblyImage image, CancellationToken cancellation = default)
     {
