@@ -1,6 +1,7 @@
 using System.Reflection.Metadata;
 using System.Reflection.Metadata.Ecma335;
 using DiagExt.Core.Il;
+using DiagExt.CtorOrderModel;
 
 namespace DiagExt.Core.Detectors.CtorOrder.Flow;
 
@@ -12,9 +13,9 @@ namespace DiagExt.Core.Detectors.CtorOrder.Flow;
 /// </summary>
 internal sealed class LambdaInspector(AssemblyImage image)
 {
-    private static readonly HashSet<string> Loose = ["IsAssignableFrom", "IsAssignableTo", "IsSubclassOf", "IsInstanceOfType", "get_IsOptional", "get_HasDefaultValue", "All", "CanConvert", "Contains"];
+    private static readonly HashSet<string> Loose = OrderDependentPick.LooseTests;
 
-    private static readonly HashSet<string> Attributes = ["IsDefined", "GetCustomAttribute", "GetCustomAttributes", "GetCustomAttributesData"];
+    private static readonly HashSet<string> Attributes = OrderDependentPick.AttributeQueries;
 
     private readonly Dictionary<MethodDefinitionHandle, LambdaBody> _bodies = [];
 
@@ -29,7 +30,7 @@ internal sealed class LambdaInspector(AssemblyImage image)
     }
 
     /// <summary>A key no two constructors share: the metadata token (declaration order).</summary>
-    public bool KeyIsUnique(MethodDefinitionHandle lambda) => Read(lambda).Calls.Contains("get_MetadataToken");
+    public bool KeyIsUnique(MethodDefinitionHandle lambda) => Read(lambda).Calls.Contains("get_" + OrderDependentPick.UniqueKey);
 
     /// <summary>Whether the predicate can hold for at most one constructor of a type.</summary>
     public bool SelectsAtMostOne(MethodDefinitionHandle lambda)
@@ -38,7 +39,7 @@ internal sealed class LambdaInspector(AssemblyImage image)
         HashSet<string> calls = body.Calls;
         if (calls.Overlaps(Loose))
             return false;
-        if (calls.Contains("SequenceEqual") || calls.Overlaps(Attributes))
+        if (calls.Contains(OrderDependentPick.SignatureTest) || calls.Overlaps(Attributes))
             return true;
         bool readsParameters = calls.Contains("GetParameters");
         // "p[0].ParameterType == typeof(X)" (with a count check): one signature. Before netstandard2.0 Type has no
