@@ -1,4 +1,5 @@
 using DiagExt.Cli.CommandLine;
+using DiagExt.Core.Errors;
 using DiagExt.Core.Targets;
 using DiagExt.Core.Targets.Sources;
 
@@ -14,6 +15,10 @@ public static class TargetArguments
         bool noSuspend = arguments.Has(CommonOptions.NoSuspend.Name);
         if (noSuspend && (pid is null || arguments.Has(CommonOptions.Snapshot.Name)))
             throw new UsageException("--no-suspend goes with --pid N alone (not with a dump or --snapshot)");
+        if (arguments.Value(CommonOptions.Dac.Name) is { } dac && !File.Exists(dac))
+            throw new DiagExtException($"{CommonOptions.Dac.Name} {dac}: no such file");
+        if (pid is < 1)
+            throw new UsageException($"--pid {pid}: a process id is a positive number");
         int? threads = arguments.IntValue(CommonOptions.Threads.Name);
         if (threads is < 1)
             throw new UsageException($"--threads {threads}: give at least 1");
@@ -24,6 +29,7 @@ public static class TargetArguments
             SymbolTimeout = SymbolArguments.StallTimeout(arguments),
             Threads = threads,
             SuspendLiveProcess = !noSuspend,
+            Remedies = RemedyWords.Instance,
         };
         if (pid is not null)
         {
