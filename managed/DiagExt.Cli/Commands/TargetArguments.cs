@@ -8,7 +8,8 @@ namespace DiagExt.Cli.Commands;
 /// <summary>Turns "&lt;dump&gt;" (a dump, a .gz, a .zip with --entry) or "--pid N [--snapshot]" (plus --dac) into an opened target.</summary>
 public static class TargetArguments
 {
-    public static Target Open(ParsedArguments arguments, string command, CancellationToken cancellation)
+    /// <param name="liveSampleWindow">How long to watch a live process before reading it, when a detector asks for longer than the default.</param>
+    public static Target Open(ParsedArguments arguments, string command, CancellationToken cancellation, TimeSpan liveSampleWindow = default)
     {
         int? pid = arguments.IntValue(CommonOptions.Pid.Name);
         string? entry = arguments.Value(CommonOptions.Entry.Name);
@@ -31,6 +32,8 @@ public static class TargetArguments
             SuspendLiveProcess = !noSuspend,
             Remedies = RemedyWords.Instance,
         };
+        if (liveSampleWindow > options.LiveCpuSampleWindow)
+            options = options with { LiveCpuSampleWindow = liveSampleWindow };
         if (pid is not null)
         {
             if (arguments.Positionals.Count > 0)

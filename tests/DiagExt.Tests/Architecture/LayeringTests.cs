@@ -21,7 +21,8 @@ public class LayeringTests
         ["Core"] = ["Errors"],
         ["Native"] = ["Core", "Errors"],
         ["Il"] = ["Core", "Errors"],
-        ["Targets"] = ["Core", "Errors", "Native"],
+        // A target's loaded modules as IL images (LoadedModuleImages) are read with Il.
+        ["Targets"] = ["Core", "Errors", "Native", "Il"],
         ["Heap"] = ["Core", "Errors", "Targets", "Native"],
         ["Reports"] = ["Core", "Errors"],
         ["Rendering"] = ["Core", "Errors", "Reports"],

@@ -1,3 +1,4 @@
+using DiagExt.Core.Targets;
 using System.Reflection.Metadata;
 using DiagExt.Core.Analysis;
 using DiagExt.Core.Heap;
