@@ -1,6 +1,6 @@
 using System.Collections.Generic;
 using System.Linq;
-using DiagExt.CtorOrderModel;
+using DiagExt.Core.Detectors.CtorOrder.Model;
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Operations;
 

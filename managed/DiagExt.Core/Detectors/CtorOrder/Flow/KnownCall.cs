@@ -1,5 +1,5 @@
+using DiagExt.Core.Detectors.CtorOrder.Model;
 using DiagExt.Core.Il;
-using DiagExt.CtorOrderModel;
 
 namespace DiagExt.Core.Detectors.CtorOrder.Flow;
 

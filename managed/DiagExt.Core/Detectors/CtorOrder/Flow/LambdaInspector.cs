@@ -1,7 +1,7 @@
 using System.Reflection.Metadata;
 using System.Reflection.Metadata.Ecma335;
+using DiagExt.Core.Detectors.CtorOrder.Model;
 using DiagExt.Core.Il;
-using DiagExt.CtorOrderModel;
 
 namespace DiagExt.Core.Detectors.CtorOrder.Flow;
 

@@ -1,6 +1,6 @@
 using System.Collections.Generic;
 
-namespace DiagExt.CtorOrderModel;
+namespace DiagExt.Core.Detectors.CtorOrder.Model;
 
 /// <summary>
 /// The one definition of an order-dependent constructor pick, shared by the IL scan (DiagExt.Core, ctororder) and the
