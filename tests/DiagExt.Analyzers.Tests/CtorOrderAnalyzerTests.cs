@@ -132,12 +132,13 @@ public class CtorOrderAnalyzerTests
             Verify.Diagnostic(1, "foreach (ConstructorInfo candidate in constructors.OrderByDescending(c => c.G..."));
 
     /// <summary>
-    /// The severity is the user's: what ".editorconfig" (dotnet_diagnostic.DXC0001.severity = error / none) gives the
-    /// compiler as the rule's option, set here directly (a real build with an .editorconfig was checked by hand, README).
+    /// The severity is the user's: an ".editorconfig" beside the code (dotnet_diagnostic.DXC0001.severity = error / none),
+    /// parsed by the compiler as in a build (EditorConfigBuildTests runs a real one with the SDK's compiler).
     /// </summary>
-    [TestCase(ReportDiagnostic.Error, DiagnosticSeverity.Error)]
-    [TestCase(ReportDiagnostic.Suppress, null)]
-    public async Task Severity_is_configurable(ReportDiagnostic option, DiagnosticSeverity? expected)
+    [TestCase("error", DiagnosticSeverity.Error)]
+    [TestCase("suggestion", DiagnosticSeverity.Info)]
+    [TestCase("none", null)]
+    public async Task Severity_is_set_in_editorconfig(string severity, DiagnosticSeverity? expected)
     {
         const string source = Usings + """
             static class C
@@ -146,11 +147,9 @@ public class CtorOrderAnalyzerTests
             }
             """;
         var test = new Verify { TestCode = expected is null ? source.Replace("{|#0:", "").Replace("|}", "") : source };
-        test.SolutionTransforms.Add((solution, project) => solution.WithProjectCompilationOptions(project,
-            solution.GetProject(project)!.CompilationOptions!.WithSpecificDiagnosticOptions(
-                new Dictionary<string, ReportDiagnostic> { ["DXC0001"] = option })));
-        if (expected is DiagnosticSeverity severity)
-            test.ExpectedDiagnostics.Add(Verify.Diagnostic(0, "type.GetConstructors()[0]").WithSeverity(severity));
+        test.TestState.AnalyzerConfigFiles.Add(("/.editorconfig", $"root = true\n\n[*.cs]\ndotnet_diagnostic.DXC0001.severity = {severity}\n"));
+        if (expected is DiagnosticSeverity level)
+            test.ExpectedDiagnostics.Add(Verify.Diagnostic(0, "type.GetConstructors()[0]").WithSeverity(level));
         await test.RunAsync();
     }
 
