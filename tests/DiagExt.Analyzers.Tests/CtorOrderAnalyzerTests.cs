@@ -133,9 +133,10 @@ public class CtorOrderAnalyzerTests
 
     /// <summary>
     /// The severity is the user's: an ".editorconfig" beside the code (dotnet_diagnostic.DXC0001.severity = error / none),
-    /// parsed by the compiler as in a build (EditorConfigBuildTests runs a real one with the SDK's compiler).
+    /// parsed by the compiler as in a build. "error" is checked by EditorConfigBuildTests with the SDK's compiler instead:
+    /// under this test framework (1.1.4 on Roslyn 5.12) an .editorconfig "error" came back as a warning, while
+    /// "suggestion" and "none" take effect (cause not found).
     /// </summary>
-    [TestCase("error", DiagnosticSeverity.Error)]
     [TestCase("suggestion", DiagnosticSeverity.Info)]
     [TestCase("none", null)]
     public async Task Severity_is_set_in_editorconfig(string severity, DiagnosticSeverity? expected)
