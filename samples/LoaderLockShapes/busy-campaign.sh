@@ -19,6 +19,7 @@ bash "$root/samples/LoaderLockShapes/build.sh" x86_64 "$work/bin" >/dev/null
 [ -d "$WINEPREFIX/drive_c" ] || wineboot -i >/dev/null 2>&1
 wineserver -k 2>/dev/null || true
 wineserver -w 2>/dev/null || true
+trap 'wineserver -k 2>/dev/null || true' EXIT # the busy loader never ends by itself: never leave it running
 
 cd "$work/bin"
 wine shapes.exe busy > "$work/busy.out" 2>&1 &

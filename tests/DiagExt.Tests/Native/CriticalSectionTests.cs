@@ -113,7 +113,11 @@ public class CriticalSectionTests
         BinaryPrimitives.WriteUInt64LittleEndian(raw.AsSpan(0x108), Address);
         CriticalSectionCheck check = Probe(raw, CriticalSectionEncoding.Counting).Check(Address);
         Assert.That(check.Verdict, Is.EqualTo(CriticalSectionVerdict.NotACriticalSection));
-        Assert.That(check.Problems, Is.EqualTo(new[]
+        Assert.That(check.Problems.Select(p => p.Fault), Is.EqualTo(new[]
+        {
+            CriticalSectionFault.OwnerNotInDump, CriticalSectionFault.MoreWaitersThanThreads, CriticalSectionFault.DebugInfo,
+        }));
+        Assert.That(check.Problems.Select(p => p.Text), Is.EqualTo(new[]
         {
             "OwningThread 0x1a2b3c40 is no thread of this dump",
             "LockCount 1879242740 counts 1879242740 waiters; the dump has 2 threads",
@@ -131,7 +135,7 @@ public class CriticalSectionTests
     public void Counts_must_be_sane_for_the_processes_encoding(int lockCount, int recursion, uint owner, string encodingName, string? problem)
     {
         byte[] raw = X64Section(WindowsLayout.X64.CsSize, 0, lockCount, recursion, owner);
-        Assert.That(Probe(raw, Enum.Parse<CriticalSectionEncoding>(encodingName)).Check(Address).Problems, Is.EqualTo(problem is null ? Array.Empty<string>() : new[] { problem }));
+        Assert.That(Probe(raw, Enum.Parse<CriticalSectionEncoding>(encodingName)).Check(Address).Problems.Select(p => p.Text), Is.EqualTo(problem is null ? Array.Empty<string>() : new[] { problem }));
     }
 
     [Test]

@@ -68,9 +68,9 @@ public sealed class LoaderLockDetector : IDetector
         CriticalSection lockSection = state.Lock!;
         CriticalSectionCheck lockCheck = probe.Check(state.LockAddress);
         // The PEB names it, so it is the loader lock whatever it holds; an owner or waiters the dump lacks are read on below.
-        if (lockCheck.Problems.Where(p => p != CriticalSectionProbe.OwnerMissing(lockSection) && p != probe.TooManyWaiters(lockSection)).ToList() is { Count: > 0 } broken)
+        if (lockCheck.Problems.Where(p => p.Fault is not (CriticalSectionFault.OwnerNotInDump or CriticalSectionFault.MoreWaitersThanThreads)).ToList() is { Count: > 0 } broken)
         {
-            note(LoaderLockNotes.NotACriticalSection(state, broken));
+            note(LoaderLockNotes.NotACriticalSection(state, broken.Select(p => p.Text).ToList()));
             return [];
         }
         WindowsThread? ownerThread = process.Threads.FirstOrDefault(t => t.TebCaptured && ClientId(process, t) == lockSection.OwningThread)

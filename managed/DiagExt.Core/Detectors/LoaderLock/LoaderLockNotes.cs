@@ -1,5 +1,3 @@
-using DiagExt.Core.Native.Windows;
-
 namespace DiagExt.Core.Detectors.LoaderLock;
 
 /// <summary>
@@ -11,9 +9,6 @@ internal static class LoaderLockNotes
 {
     /// <summary>The advice every inconsistent dump gets.</summary>
     public const string WrittenWhileRunning = "the dump was written while the process ran: this may be transient; take a dump with a writer that suspends the process";
-
-    /// <summary>Frames of the owner's stack a note shows.</summary>
-    private const int FramesShown = 12;
 
     public static string NotACriticalSection(LoaderLockState state, IReadOnlyList<string> problems) =>
         $"loader lock at 0x{state.LockAddress:x} does not read as a critical section of this process ({string.Join("; ", problems)}): not analysed; the dump may be damaged";
@@ -36,8 +31,8 @@ internal static class LoaderLockNotes
         return $"{described}; the owner {Doing(owner)} and {threads} for it: contention, not a hang (nothing shows the owner cannot finish: it neither spins nor waits in code of its own). Owner's stack: {Stack(owner)}";
     }
 
-    private static string Stack(OwnerAnalysis owner) =>
-        owner.Frames.Count == 0 ? "not captured" : string.Join(" <- ", owner.Frames.Take(FramesShown).Select(f => f.Symbol.ToString())) + (owner.Frames.Count > FramesShown ? " <- ..." : "");
+    /// <summary>Through the loader call the owner is in and its caller, as the finding's evidence shows it.</summary>
+    private static string Stack(OwnerAnalysis owner) => LoaderLockEvidence.Stack(owner.Frames, owner.ActivityFrame);
 
     private static string Doing(OwnerAnalysis owner)
     {

@@ -24,34 +24,25 @@ internal sealed class CriticalSectionProbe(IMemoryReader memory, WindowsLayout l
 
     public CriticalSectionEncoding Encoding => encoding;
 
-    /// <summary>The dump's threads: the most waiters any lock of this process can have.</summary>
-    public int ThreadCount => threadIds.Count;
-
     public CriticalSectionCheck Check(ulong address)
     {
         if (CriticalSection.Read(memory, address, layout) is not { } cs)
-            return new CriticalSectionCheck(address, CriticalSectionVerdict.NotCaptured, null, ["its memory is not in this dump"]);
-        var problems = new List<string>();
+            return new CriticalSectionCheck(address, CriticalSectionVerdict.NotCaptured, null, [new(CriticalSectionFault.NotCaptured, "its memory is not in this dump")]);
+        var problems = new List<CriticalSectionProblem>();
         if (cs.OwningThread != 0 && (cs.OwningThread > uint.MaxValue || !threadIds.Contains((uint)cs.OwningThread)))
-            problems.Add(OwnerMissing(cs));
+            problems.Add(new(CriticalSectionFault.OwnerNotInDump, $"OwningThread 0x{cs.OwningThread:x} is no thread of this dump"));
         if (cs.RecursionCount is < 0 or > MaxRecursion)
-            problems.Add($"RecursionCount {cs.RecursionCount} is not a recursion count");
+            problems.Add(new(CriticalSectionFault.Counts, $"RecursionCount {cs.RecursionCount} is not a recursion count"));
         else if (cs.OwningThread == 0 && cs.RecursionCount > 0)
-            problems.Add($"RecursionCount {cs.RecursionCount} with no OwningThread");
+            problems.Add(new(CriticalSectionFault.Counts, $"RecursionCount {cs.RecursionCount} with no OwningThread"));
         if (LockCountProblem(cs) is { } lockCount)
-            problems.Add(lockCount);
+            problems.Add(new(CriticalSectionFault.Counts, lockCount));
         else if (cs.Waiters > threadIds.Count)
-            problems.Add(TooManyWaiters(cs));
+            problems.Add(new(CriticalSectionFault.MoreWaitersThanThreads, $"LockCount {cs.LockCount} counts {cs.Waiters} waiters; the dump has {threadIds.Count} threads"));
         if (DebugInfoProblem(cs) is { } debugInfo)
-            problems.Add(debugInfo);
+            problems.Add(new(CriticalSectionFault.DebugInfo, debugInfo));
         return new CriticalSectionCheck(address, problems.Count == 0 ? CriticalSectionVerdict.Plausible : CriticalSectionVerdict.NotACriticalSection, cs, problems);
     }
-
-    /// <summary>The problem text when the owner is not a thread of the dump: detectors match it to tell this case apart.</summary>
-    public static string OwnerMissing(CriticalSection cs) => $"OwningThread 0x{cs.OwningThread:x} is no thread of this dump";
-
-    /// <summary>The problem text when LockCount counts more waiters than the dump has threads.</summary>
-    public string TooManyWaiters(CriticalSection cs) => $"LockCount {cs.LockCount} counts {cs.Waiters} waiters; the dump has {threadIds.Count} threads";
 
     private string? LockCountProblem(CriticalSection cs)
     {
