@@ -2,6 +2,7 @@ using DiagExt.Core.Detectors.CtorOrder;
 using DiagExt.Core.Detectors.DictCycle;
 using DiagExt.Core.Detectors.LoaderLock;
 using DiagExt.Core.Detectors.WcfHang;
+using DiagExt.Core.Reports;
 
 namespace DiagExt.Core.Analysis;
 
@@ -21,8 +22,6 @@ public static class DetectorCatalog
 
     public static IDetector? Find(string name) => CreateAll().FirstOrDefault(d => d.Name == name);
 
-    /// <summary>The finding record of the detector with that name, or null if there is none.</summary>
-    public static Type? FindingType(string name) => FindingTypes.GetValueOrDefault(name);
-
-    private static readonly Dictionary<string, Type> FindingTypes = CreateAll().ToDictionary(d => d.Name, d => d.FindingType, StringComparer.Ordinal);
+    /// <summary>Reports as JSON with every detector's finding contract: what --json writes and a batch reads.</summary>
+    public static ReportJson Json { get; } = new(CreateAll().Select(d => d.Contract));
 }

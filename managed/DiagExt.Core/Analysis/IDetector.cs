@@ -36,8 +36,11 @@ public interface IDetector
     /// <summary>The heap objects this detector wants from the shared pass, or null if it needs none.</summary>
     IHeapInterest? HeapInterest { get; }
 
-    /// <summary>The record its findings are: a batch reads a finding's JSON back into it.</summary>
-    Type FindingType { get; }
+    /// <summary>
+    /// The record its findings are and its generated JSON contract (a <c>JsonSerializerContext</c> in the detector's
+    /// folder): every report writes its findings with it, and a batch reads a finding's JSON back into it.
+    /// </summary>
+    FindingContract Contract { get; }
 
     IReadOnlyList<Finding> Analyze(AnalysisContext context);
 }
