@@ -1,3 +1,4 @@
+using DiagExt.Core.Catalog;
 using System.Diagnostics;
 using DiagExt.Cli.CommandLine;
 using DiagExt.Cli.Commands;

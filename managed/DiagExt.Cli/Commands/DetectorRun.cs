@@ -21,7 +21,8 @@ public static class DetectorRun
         {
             // A live Linux target is bound to this thread (ptrace): open, analyse and release it here.
             var opening = Stopwatch.StartNew();
-            using Target target = TargetArguments.Open(arguments, command, deadline.Token);
+            TimeSpan window = detectors.Select(d => d.LiveSampleWindow).DefaultIfEmpty(TimeSpan.Zero).Max();
+            using Target target = TargetArguments.Open(arguments, command, deadline.Token, window);
             var startup = new StartupTimes(sinceProcessStart, opening.Elapsed);
             AnalysisReport report = Analyzer.Run(target, detectors, deadline.Token) with { Startup = startup };
             if (report.AllSkipped)

@@ -29,7 +29,8 @@ public sealed class FileScanCommand(IDetector detector, IFileScan scan) : IComma
 
     public string Usage => $"diagext {Name} <dump> | --pid N | --assembly PATTERN [PATTERN...] [--baseline FILE | --write-baseline FILE] [--format text|dml|json | --json]";
 
-    public string Details => detector.Explanation + Environment.NewLine + Environment.NewLine + scan.FileScanExplanation;
+    public string Details => detector.Explanation + Environment.NewLine + Environment.NewLine + scan.FileScanExplanation +
+        Environment.NewLine + Environment.NewLine + $"{Assembly.Name} scans files; {WriteBaseline.Name} FILE records every site found, {Baseline.Name} FILE leaves those out.";
 
     public IReadOnlyList<OptionSpec> Options { get; } = [Assembly, Baseline, WriteBaseline, .. CommonOptions.Target];
 

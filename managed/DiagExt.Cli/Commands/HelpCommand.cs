@@ -1,3 +1,4 @@
+using DiagExt.Core;
 using System.Text;
 using DiagExt.Cli.CommandLine;
 using DiagExt.Core.Errors;

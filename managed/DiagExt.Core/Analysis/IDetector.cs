@@ -42,5 +42,11 @@ public interface IDetector
     /// </summary>
     FindingContract Contract { get; }
 
+    /// <summary>
+    /// On a live process, how long to watch its threads (CPU time, system call) before it is suspended and read: a
+    /// detector that says whether blocked threads moved asks for more than the default short window.
+    /// </summary>
+    TimeSpan LiveSampleWindow => TimeSpan.Zero;
+
     IReadOnlyList<Finding> Analyze(AnalysisContext context);
 }

@@ -1,3 +1,4 @@
+using DiagExt.Core.Catalog;
 using System.Text.Encodings.Web;
 using System.Text.Json;
 using System.Text.Json.Serialization;

@@ -1,3 +1,5 @@
+using DiagExt.Core;
+using DiagExt.Core.Catalog;
 using DiagExt.Core.Analysis;
 using DiagExt.Core.Detectors.DictCycle;
 using DiagExt.Core.Rendering;

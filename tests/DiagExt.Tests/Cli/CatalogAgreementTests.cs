@@ -1,3 +1,4 @@
+using DiagExt.Core.Catalog;
 using System.Text.Json.Nodes;
 using DiagExt.Cli.Commands;
 using DiagExt.Core.Analysis;

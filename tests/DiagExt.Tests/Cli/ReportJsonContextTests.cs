@@ -1,3 +1,4 @@
+using DiagExt.Core.Catalog;
 using System.Text.Json.Serialization.Metadata;
 using DiagExt.Core.Analysis;
 using DiagExt.Core.Reports;

@@ -1,3 +1,4 @@
+using DiagExt.Core.Catalog;
 using DiagExt.Core.Analysis;
 using System.Text.Json;
 using DiagExt.Cli;

@@ -2,7 +2,7 @@ using System.Globalization;
 using DiagExt.Core.Native.Minidump;
 using DiagExt.Core.Native.Symbols;
 using DiagExt.Core.Native.Windows;
-using DiagExt.Core.Targets;
+using DiagExt.Core;
 using DiagExt.Tests.Infrastructure;
 
 namespace DiagExt.Tests.LoaderLock;

@@ -121,6 +121,8 @@ public static class BatchHtmlRenderer
         string severity = f.Severity.ToString().ToLowerInvariant(); // a class name: from the enum, never from the dump
         o.WriteLine($"<details class=\"finding {severity}\"><summary><span class=\"det\">{E(f.Detector)}</span>{E(f.Title)}<span class=\"kind\">{E(f.Kind)}{(f.Severity == FindingSeverity.Hazard ? "" : $", {severity}")}</span></summary><div class=\"body\">");
         o.WriteLine($"<p>{E(f.Summary)}</p>");
+        if (f is IHasRing { Ring.Count: > 0 } ring)
+            o.WriteLine($"<div class=\"ring\">{RingSvg.Render(ring.Ring)}</div>");
         if (f.Evidence.Count > 0)
         {
             o.WriteLine("<h4>Evidence</h4><ul class=\"evidence\">");

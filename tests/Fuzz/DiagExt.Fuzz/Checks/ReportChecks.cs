@@ -1,3 +1,4 @@
+using DiagExt.Core.Catalog;
 using System.Text.Json;
 using DiagExt.Core.Analysis;
 using DiagExt.Core.Rendering;

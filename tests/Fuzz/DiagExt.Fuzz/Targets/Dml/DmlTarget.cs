@@ -1,3 +1,5 @@
+using DiagExt.Core;
+using DiagExt.Core.Catalog;
 using System.Text;
 using DiagExt.Core.Analysis;
 using DiagExt.Core.Detectors.WcfHang;

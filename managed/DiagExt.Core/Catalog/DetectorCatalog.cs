@@ -1,10 +1,12 @@
+using DiagExt.Core.Analysis;
 using DiagExt.Core.Detectors.CtorOrder;
 using DiagExt.Core.Detectors.DictCycle;
+using DiagExt.Core.Detectors.Hang;
 using DiagExt.Core.Detectors.LoaderLock;
 using DiagExt.Core.Detectors.WcfHang;
 using DiagExt.Core.Reports;
 
-namespace DiagExt.Core.Analysis;
+namespace DiagExt.Core.Catalog;
 
 /// <summary>
 /// Every detector DiagExt has, in the order <c>analyze</c> runs them. A new detector is one line here: the
@@ -18,6 +20,7 @@ public static class DetectorCatalog
         new CtorOrderDetector(),
         new LoaderLockDetector(),
         new WcfHangDetector(),
+        new HangDetector(),
     ];
 
     public static IDetector? Find(string name) => CreateAll().FirstOrDefault(d => d.Name == name);

@@ -1,7 +1,7 @@
 using System.Numerics;
 using System.Runtime.CompilerServices;
 
-namespace DiagExt.Core.Targets;
+namespace DiagExt.Core;
 
 /// <summary>
 /// Caps on every count DiagExt reads from a target. The target is broken by definition, so a length
