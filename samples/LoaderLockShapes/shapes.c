@@ -161,19 +161,23 @@ static int busy(void)
     return 0;
 }
 
+static const struct
+{
+    const char *name;
+    int (*run)(void);
+} g_shapes[] = { { "threadwait", threadwait }, { "sectionload", sectionload }, { "detachwait", detachwait }, { "busy", busy } };
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
-    printf("STARTED %lu %s\n", GetCurrentProcessId(), mode);
-    fflush(stdout);
-    if (strcmp(mode, "threadwait") == 0)
-        return threadwait();
-    if (strcmp(mode, "sectionload") == 0)
-        return sectionload();
-    if (strcmp(mode, "detachwait") == 0)
-        return detachwait();
-    if (strcmp(mode, "busy") == 0)
-        return busy();
+    for (size_t i = 0; i < sizeof g_shapes / sizeof g_shapes[0]; i++)
+    {
+        if (strcmp(mode, g_shapes[i].name) != 0)
+            continue;
+        printf("STARTED %lu %s\n", GetCurrentProcessId(), mode);
+        fflush(stdout);
+        return g_shapes[i].run();
+    }
     fprintf(stderr, "usage: shapes threadwait|sectionload|detachwait|busy\n");
     return 2;
 }
