@@ -123,14 +123,36 @@ static BOOL read_at(HANDLE file, ULONG64 offset, void *data, DWORD size)
     return SetFilePointerEx(file, at, NULL, FILE_BEGIN) && ReadFile(file, data, size, &read, NULL) && read == size;
 }
 
-/* Appends the handle stream at the end of the file and points a free (UnusedStream) directory entry at it; both
- * Wine's and Microsoft's writers pad the directory with such entries. */
+/* Where the full memory ends: BaseRva plus every range's DataSize. Wine's writer lists the ranges first and skips
+ * one it can no longer read (unmapped meanwhile, by a FreeLibrary) without writing its bytes: in the middle of the
+ * list that leaves zeros, at its end a file shorter than the list claims. 0 when unreadable. */
+static ULONG64 memory64_end(HANDLE file, const MINIDUMP_DIRECTORY *entry)
+{
+    MINIDUMP_MEMORY64_LIST list;
+    if (entry->Location.DataSize < sizeof list || !read_at(file, entry->Location.Rva, &list, sizeof list)
+        || list.NumberOfMemoryRanges > (entry->Location.DataSize - sizeof list) / sizeof(MINIDUMP_MEMORY_DESCRIPTOR64))
+        return 0;
+    ULONG64 end = list.BaseRva;
+    for (ULONG64 i = 0; i < list.NumberOfMemoryRanges; i++)
+    {
+        MINIDUMP_MEMORY_DESCRIPTOR64 range;
+        if (!read_at(file, entry->Location.Rva + sizeof list + i * sizeof range, &range, sizeof range))
+            return 0;
+        end += range.DataSize;
+    }
+    return end;
+}
+
+/* Appends the handle stream after everything the dump claims (the file's end, or the end of the full memory when
+ * Wine left the file short of it: a stream at the file's end would lie inside the last range) and points a free
+ * (UnusedStream) directory entry at it; both Wine's and Microsoft's writers pad the directory with such entries. */
 static BOOL append_handle_stream(HANDLE file, const handle_entry *entries, int count)
 {
     MINIDUMP_HEADER header;
     if (!read_at(file, 0, &header, sizeof header))
         return FALSE;
     ULONG32 free_entry = header.NumberOfStreams;
+    ULONG64 claimed = 0;
     for (ULONG32 i = 0; i < header.NumberOfStreams; i++)
     {
         MINIDUMP_DIRECTORY entry;
@@ -140,6 +162,11 @@ static BOOL append_handle_stream(HANDLE file, const handle_entry *entries, int c
             return TRUE; /* the writer wrote its own */
         if (entry.StreamType == UnusedStream && free_entry == header.NumberOfStreams)
             free_entry = i;
+        if (entry.StreamType == Memory64ListStream)
+        {
+            ULONG64 end = memory64_end(file, &entry);
+            claimed = end > claimed ? end : claimed;
+        }
     }
     if (free_entry == header.NumberOfStreams)
     {
@@ -150,7 +177,10 @@ static BOOL append_handle_stream(HANDLE file, const handle_entry *entries, int c
     LARGE_INTEGER size;
     if (!GetFileSizeEx(file, &size) || size.QuadPart > 0xFFFFFFF0LL)
         return FALSE; /* RVAs are 32-bit: the stream must start below 4 GB */
-    ULONG64 base = ((ULONG64)size.QuadPart + 7) & ~7ULL;
+    ULONG64 end = (ULONG64)size.QuadPart > claimed ? (ULONG64)size.QuadPart : claimed;
+    if (end > 0xFFFFFFF0ULL)
+        return FALSE;
+    ULONG64 base = (end + 7) & ~7ULL; /* past a short file's end: the gap reads as zeros, as a skipped range does */
     DWORD descriptors = (DWORD)count * sizeof(handle_descriptor_2);
     ULONG64 tail = base + sizeof(handle_data_header) + descriptors; /* strings and object records follow */
     handle_data_header stream_header = { sizeof stream_header, sizeof(handle_descriptor_2), (ULONG32)count, 0 };

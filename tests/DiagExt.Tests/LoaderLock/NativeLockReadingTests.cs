@@ -9,7 +9,7 @@ namespace DiagExt.Tests.LoaderLock;
 
 /// <summary>
 /// The pieces `loaderlock` reads native locks and waits with, on real dumps: <see cref="CriticalSectionProbe"/>
-/// (what `hang` uses for native locks too) and the handle data stream.
+/// (in Native/, for any detector that reads native locks) and the handle data stream.
 /// </summary>
 [TestFixture]
 public class NativeLockReadingTests
