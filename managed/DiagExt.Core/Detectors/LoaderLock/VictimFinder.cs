@@ -35,8 +35,10 @@ internal static class VictimFinder
     /// <summary>
     /// Whether the owner's own stack shows it waiting to enter the loader lock, as a victim's would: a thread never
     /// waits for a critical section it owns, so such a dump shows the owner and the lock at different moments. The
-    /// owner entered the lock once, so its address is on its stack anyway: the critical section frame must be the
-    /// loader's own call (no code of the program's between it and the loader entry point), or the TEB flag set.
+    /// owner entered the lock once, so its address is on its stack anyway, and under the lock the loader enters other
+    /// sections of its own (the PEB lock): the TEB flag must be set, or the registers its critical-section call keeps
+    /// must hold the loader lock, from the loader's own call (no code of the program's between it and the loader entry
+    /// point). Frames found by scanning keep no registers: then the dump does not show it.
     /// </summary>
     public static Victim? OwnerShownWaiting(WindowsProcess process, ProcessStacks stacks, WindowsThread owner, ulong loaderLock)
     {
@@ -47,6 +49,8 @@ internal static class VictimFinder
         IReadOnlyList<NativeFrame> frames = shown.Frames;
         int entry = FrameSearch.ActivityIndex(frames);
         int criticalSection = IndexBefore(frames, entry, LoaderFunctions.IsCriticalSectionEntry);
+        if (criticalSection < 0 || HeldInRegisters(frames, criticalSection, loaderLock, (ulong)process.Layout.CsLockSemaphore) != true)
+            return null;
         return FrameSearch.FirstUserCode(frames, criticalSection + 1, entry) is null ? shown : null;
     }
 
