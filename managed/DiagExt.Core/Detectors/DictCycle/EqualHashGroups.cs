@@ -25,8 +25,9 @@ internal static class EqualHashGroups
     private const int MaxGroupBits = 10;
 
     /// <summary>Adds the candidate pairs; false when a limit would cut them where the careful walk would not.</summary>
+    /// <param name="groupSlotBits">Slot bits per group (tests make it small, to split the small tables of a test dump into many groups).</param>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)] // runs once per table, millions of iterations: skip tier-0 code
-    public static bool TryCollect(HashTableImage t, int n, DuplicateKeyCandidates pairs)
+    public static bool TryCollect(HashTableImage t, int n, DuplicateKeyCandidates pairs, int groupSlotBits = GroupSlotBits)
     {
         int[] nexts = t.Nexts, hashes = t.HashCodes;
         HashTableLayout layout = t.Layout;
@@ -35,7 +36,7 @@ internal static class EqualHashGroups
         // bits of their slots (a counting pass, then a scatter into one array), and each group is filtered with a
         // bitmap of its own that stays in cache. Equal slots land in one group, so the survivors are the same.
         int bits = BitsFor(n, 4);
-        int groupBits = GroupBitsFor(bits);
+        int groupBits = GroupBitsFor(bits, groupSlotBits);
         uint multiplier = Multipliers[0];
         var starts = new int[(1 << groupBits) + 1];
         for (int i = 0; i < n; i++)
@@ -57,7 +58,7 @@ internal static class EqualHashGroups
         {
             multiplier = Multipliers[round];
             bits = BitsFor(count, 4);
-            groupBits = GroupBitsFor(bits);
+            groupBits = GroupBitsFor(bits, groupSlotBits);
             starts = new int[(1 << groupBits) + 1];
             for (int k = 0; k < count; k++)
                 starts[(Slot((int)(keys[k] >> 32), bits, multiplier) >> (bits - groupBits)) + 1]++;
@@ -74,7 +75,7 @@ internal static class EqualHashGroups
         return Emit(keys.AsSpan(0, count), new FastModulo((uint)t.Buckets.Length), pairs);
     }
 
-    private static int GroupBitsFor(int bits) => Math.Clamp(bits - GroupSlotBits, 0, MaxGroupBits);
+    private static int GroupBitsFor(int bits, int groupSlotBits) => Math.Clamp(bits - Math.Max(groupSlotBits, 6), 0, MaxGroupBits);
 
     /// <summary>Turns counts (at index group + 1) into each group's start, in place; returns a copy to fill from.</summary>
     private static int[] StartsOf(int[] starts)
