@@ -1,6 +1,7 @@
 using DiagExt.Core.Detectors.DictCycle;
 using DiagExt.Core.Heap;
 using DiagExt.Core.Targets;
+using DiagExt.Tests.Infrastructure;
 using Microsoft.Diagnostics.Runtime;
 
 namespace DiagExt.Tests.Heap;
