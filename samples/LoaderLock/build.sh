@@ -11,4 +11,4 @@ mkdir -p "$out"
 "$cc" "${flags[@]}" -shared -o "$out/threadcleanup.dll" "$src/threadcleanup.c" -Wl,--out-implib,"$out/libthreadcleanup.a"
 "$cc" "${flags[@]}" -shared -o "$out/plugin.dll" "$src/plugin.c"
 "$cc" "${flags[@]}" -o "$out/loaderlock.exe" "$src/loaderlock.c" -L"$out" -lthreadcleanup
-"$cc" "${flags[@]}" -o "$out/minidumpwriter.exe" "$src/minidumpwriter.c" -ldbghelp
+"$cc" "${flags[@]}" -o "$out/minidumpwriter.exe" "$src/minidumpwriter.c" -ldbghelp -lntdll

@@ -26,8 +26,8 @@ public static partial class WineDumpMaker
             if (arch == "i686" && !WinePrefix.Runs32BitPrograms)
                 Assert.Ignore("32-bit Wine (Debian's wine32:i386) is not installed, so x86 fixtures cannot run here; see README (loaderlock, x86)");
             WinePrefix.EnsureCreated();
-            string fixtures = Build(arch);
-            string writer = System.IO.Path.Combine(Build(writerArch), "minidumpwriter.exe");
+            string fixtures = Build("LoaderLock", arch);
+            string writer = System.IO.Path.Combine(Build("LoaderLock", writerArch), "minidumpwriter.exe");
             string path = System.IO.Path.Combine(Repo.WorkDirectory, "dumps", name);
             Directory.CreateDirectory(System.IO.Path.GetDirectoryName(path)!);
             File.Delete(path);
@@ -66,16 +66,21 @@ public static partial class WineDumpMaker
         return new WineDump(path, uint.Parse(ready.Groups["main"].Value), uint.Parse(ready.Groups["other"].Value), ready.Value);
     }
 
-    private static string Build(string arch)
+    /// <summary>Builds samples/<paramref name="sample"/> with its build.sh for <paramref name="arch"/>, once per test run.</summary>
+    internal static string Build(string sample, string arch)
     {
-        if (Built.TryGetValue(arch, out string? dir))
+        lock (Built)
+        {
+            string key = $"{sample}/{arch}";
+            if (Built.TryGetValue(key, out string? dir))
+                return dir;
+            dir = System.IO.Path.Combine(Repo.WorkDirectory, "samples", sample, arch);
+            ProcessRunner.Result result = ProcessRunner.Run("bash", [System.IO.Path.Combine(Repo.Sample(sample), "build.sh"), arch, dir], TimeSpan.FromMinutes(3));
+            if (result.ExitCode != 0)
+                throw new InvalidOperationException($"building samples/{sample} for {arch} failed:\n{result.Stdout}\n{result.Stderr}");
+            Built[key] = dir;
             return dir;
-        dir = System.IO.Path.Combine(Repo.WorkDirectory, "samples", "LoaderLock", arch);
-        ProcessRunner.Result result = ProcessRunner.Run("bash", [System.IO.Path.Combine(Repo.Sample("LoaderLock"), "build.sh"), arch, dir], TimeSpan.FromMinutes(3));
-        if (result.ExitCode != 0)
-            throw new InvalidOperationException($"building the loader-lock fixtures for {arch} failed:\n{result.Stdout}\n{result.Stderr}");
-        Built[arch] = dir;
-        return dir;
+        }
     }
 
     [GeneratedRegex(@"READY (?<pid>\d+) main (?<main>\d+) (worker|spinner) (?<other>\d+)")]

@@ -12,34 +12,13 @@ namespace DiagExt.Tests.LoaderLock;
 [TestFixture]
 public class HostileWindowsDumpTests
 {
-    private static string CopyOf(WineDump dump, string name)
-    {
-        string copy = Path.Combine(Repo.WorkDirectory, "dumps", name);
-        File.Copy(dump.Path, copy, overwrite: true);
-        return copy;
-    }
-
-    /// <summary>Where the byte at target address <paramref name="address"/> is in the dump file.</summary>
-    private static long FileOffsetOf(string path, ulong address)
-    {
-        using MinidumpFile dump = MinidumpFile.Open(path);
-        MinidumpMemoryRange range = dump.MemoryRanges.Single(r => r.Contains(address));
-        return range.FileOffset + (long)(address - range.Start);
-    }
-
     [Test]
     public void A_lock_owned_by_a_thread_that_is_not_in_the_dump_is_orphaned()
     {
         WineDump dump = WineDumpMaker.Dump("x86_64", "spin");
-        string copy = CopyOf(dump, "loaderlock-orphaned.dmp");
         JsonElement original = Diagext.Run("loaderlock", dump.Path, "--json").Findings.Single();
         ulong lockAddress = ulong.Parse(original.GetProperty("lockAddress").GetString()![2..], NumberStyles.HexNumber);
-        long owningThread = FileOffsetOf(copy, lockAddress + 0x10); // x64 OwningThread
-        using (var file = File.OpenWrite(copy))
-        {
-            file.Position = owningThread;
-            file.Write(BitConverter.GetBytes(0xDEADUL));
-        }
+        string copy = PatchedDumps.Patched(dump.Path, "loaderlock-orphaned.dmp", lockAddress + 0x10, BitConverter.GetBytes(0xDEADUL)); // x64 OwningThread
 
         Diagext.Result result = Diagext.Run("loaderlock", copy, "--json");
         TestContext.Out.WriteLine(Diagext.Run("loaderlock", copy).Stdout);
@@ -59,7 +38,7 @@ public class HostileWindowsDumpTests
     public void Damaged_stacks_and_images_give_an_answer_or_one_line(int seed)
     {
         WineDump dump = WineDumpMaker.Dump("x86_64", "spin");
-        string copy = CopyOf(dump, $"loaderlock-damaged-{seed}.dmp");
+        string copy = PatchedDumps.CopyOf(dump.Path, $"loaderlock-damaged-{seed}.dmp");
         var random = new Random(seed);
         MinidumpMemoryRange[] ranges;
         using (MinidumpFile parsed = MinidumpFile.Open(copy))

@@ -15,55 +15,138 @@ public static class CallSiteScanner
 {
     public const int MaxProblemsPerAssembly = 20;
 
+    /// <summary>
+    /// How many rounds of summaries: a method that returns what a method returning constructors returned is found in the
+    /// next round (AutoMapper: TypeMap.DestinationConstructors over TypeDetails.Constructors over its cached, sorted
+    /// GetConstructors), and its callers are analysed again with it.
+    /// </summary>
+    public const int MaxRounds = 6;
+
     public static CallSiteScan Scan(AssemblyImage image, CancellationToken cancellation = default)
     {
         var sites = new List<CallSite>();
         var problems = new List<string>();
-        int analysed = 0, suppressed = 0;
+        int suppressed = 0;
+        var results = new Dictionary<MethodDefinitionHandle, FlowResult>();
         try
         {
             MetadataReader md = image.Metadata;
-            var calls = new CallResolver(md);
+            var services = new FlowServices(image);
             // Wrappers and helpers are only possible where the metadata names ConstructorInfo: most assemblies do not,
             // and for them no signature needs decoding.
             var ctorInfo = new ConstructorInfoSignatures(md);
-            byte[][] needles = SourceTokens(md, calls, ctorInfo).Select(TokenBytes).ToArray();
+            byte[][] needles = SourceTokens(md, services.Calls, ctorInfo).Select(TokenBytes).ToArray();
             HashSet<MethodDefinitionHandle> takesCtors = TakeConstructors(md, ctorInfo);
             if (needles.Length == 0 && takesCtors.Count == 0)
                 return new CallSiteScan([], [], 1, 0);
-            var lambdas = new LambdaInspector(image);
-            var builders = new RuntimeTypeBuilders(image);
-            var reviewed = new SuppressionAttributes(md);
-            foreach (MethodDefinitionHandle handle in md.MethodDefinitions)
+            List<MethodDefinitionHandle> todo = Calling(image, needles, takesCtors, cancellation);
+            Dictionary<MethodDefinitionHandle, List<int>>? referring = null;
+            for (int round = 0; round < MaxRounds && todo.Count > 0; round++)
             {
-                cancellation.ThrowIfCancellationRequested();
-                try
+                var newlyReturning = new List<MethodDefinitionHandle>();
+                foreach (MethodDefinitionHandle handle in todo)
                 {
-                    if (image.Body(handle) is not { } body)
-                        continue;
-                    byte[] il = body.GetILBytes() ?? [];
-                    if (!takesCtors.Contains(handle) && !ContainsCall(il, needles))
-                        continue;
-                    analysed++;
-                    IlInstruction[] code = IlDecoder.Decode(il);
-                    IReadOnlyList<CtorPick> picks = CtorFlowAnalysis.Analyze(image, handle, body, code, lambdas, calls, builders);
-                    if (picks.Count > 0 && reviewed.Suppressed(handle))
-                        suppressed += picks.Count;
-                    else
-                        sites.AddRange(picks.Select(p => ToCallSite(image, p)));
+                    cancellation.ThrowIfCancellationRequested();
+                    try
+                    {
+                        MethodBodyBlock body = image.Body(handle)!;
+                        FlowResult result = CtorFlowAnalysis.Analyze(services, handle, body, IlDecoder.Decode(body.GetILBytes() ?? []));
+                        results[handle] = result;
+                        // An iterator's MoveNext yields for the method that creates it; anything else returns for itself.
+                        if (result.HandsBack is { } back && IteratorKickoff(md, handle) is var target && services.Summaries.NoteReturns(target ?? handle, back))
+                            newlyReturning.Add(target ?? handle);
+                    }
+                    catch (Exception e) when (MalformedMetadata.Is(e))
+                    {
+                        results.Remove(handle);
+                        if (problems.Count < MaxProblemsPerAssembly)
+                            problems.Add($"{image.DisplayName}: method 0x{MetadataTokens.GetToken(handle):x8} skipped: {OneLine(e.Message)}");
+                    }
                 }
-                catch (Exception e) when (MalformedMetadata.Is(e))
-                {
-                    if (problems.Count < MaxProblemsPerAssembly)
-                        problems.Add($"{image.DisplayName}: method 0x{MetadataTokens.GetToken(handle):x8} skipped: {OneLine(e.Message)}");
-                }
+                if (newlyReturning.Count == 0)
+                    break;
+                referring ??= ReferringTokens(md);
+                byte[][] callers = newlyReturning.SelectMany(m => referring.GetValueOrDefault(m) ?? [MetadataTokens.GetToken(m)]).Distinct().Select(TokenBytes).ToArray();
+                todo = Calling(image, callers, [], cancellation);
+            }
+            var reviewed = new SuppressionAttributes(md);
+            foreach ((MethodDefinitionHandle handle, FlowResult result) in results.OrderBy(r => MetadataTokens.GetToken(r.Key)))
+            {
+                if (result.Picks.Count > 0 && reviewed.Suppressed(handle))
+                    suppressed += result.Picks.Count;
+                else
+                    sites.AddRange(result.Picks.Select(p => ToCallSite(image, p)));
             }
         }
         catch (Exception e) when (MalformedMetadata.Is(e))
         {
             problems.Add($"{image.DisplayName}: metadata unreadable: {OneLine(e.Message)}");
         }
-        return new CallSiteScan(sites, problems, 1, analysed, suppressed);
+        return new CallSiteScan(sites, problems, 1, results.Count, suppressed);
+    }
+
+    /// <summary>Methods with a body that call one of the tokens, or take constructors, in metadata order.</summary>
+    private static List<MethodDefinitionHandle> Calling(AssemblyImage image, byte[][] needles, HashSet<MethodDefinitionHandle> takesCtors, CancellationToken cancellation)
+    {
+        var found = new List<MethodDefinitionHandle>();
+        foreach (MethodDefinitionHandle handle in image.Metadata.MethodDefinitions)
+        {
+            cancellation.ThrowIfCancellationRequested();
+            try
+            {
+                if (image.Body(handle) is { } body && (takesCtors.Contains(handle) || ContainsCall(body.GetILBytes() ?? [], needles)))
+                    found.Add(handle);
+            }
+            catch (Exception e) when (MalformedMetadata.Is(e))
+            {
+                // A body that cannot be read is reported when it is analysed, if it ever is; here it calls nothing.
+            }
+        }
+        return found;
+    }
+
+    /// <summary>
+    /// For an iterator's MoveNext ("&lt;Name&gt;d__7.MoveNext"), the method that creates that state machine: its yields are
+    /// what that method returns. Null for any other method.
+    /// </summary>
+    private static MethodDefinitionHandle? IteratorKickoff(MetadataReader md, MethodDefinitionHandle moveNext)
+    {
+        MethodDefinition def = md.GetMethodDefinition(moveNext);
+        TypeDefinition machine = md.GetTypeDefinition(def.GetDeclaringType());
+        string typeName = md.GetString(machine.Name);
+        if (!md.StringComparer.Equals(def.Name, "MoveNext") || !typeName.StartsWith('<') || typeName.IndexOf(">d__", StringComparison.Ordinal) is not (> 1 and var close)
+            || machine.GetDeclaringType().IsNil)
+            return null;
+        string kickoff = typeName[1..close];
+        foreach (MethodDefinitionHandle candidate in md.GetTypeDefinition(machine.GetDeclaringType()).GetMethods())
+        {
+            MethodDefinition c = md.GetMethodDefinition(candidate);
+            if (md.StringComparer.Equals(c.Name, kickoff))
+                return candidate;
+        }
+        return null;
+    }
+
+    /// <summary>Every token that names a method definition of this assembly: its own, member references (on generic instantiations) and method specifications.</summary>
+    private static Dictionary<MethodDefinitionHandle, List<int>> ReferringTokens(MetadataReader md)
+    {
+        var map = new Dictionary<MethodDefinitionHandle, List<int>>();
+        void Add(MethodDefinitionHandle? def, int token)
+        {
+            if (def is not { } d)
+                return;
+            if (!map.TryGetValue(d, out List<int>? tokens))
+                map[d] = tokens = [MetadataTokens.GetToken(d)];
+            tokens.Add(token);
+        }
+        foreach (MemberReferenceHandle h in md.MemberReferences)
+            Add(LocalMethods.Resolve(md, MetadataTokens.GetToken(h)), MetadataTokens.GetToken(h));
+        for (int row = 1; row <= md.GetTableRowCount(TableIndex.MethodSpec); row++)
+        {
+            int token = MetadataTokens.GetToken(MetadataTokens.MethodSpecificationHandle(row));
+            Add(LocalMethods.Resolve(md, token), token);
+        }
+        return map;
     }
 
     /// <summary>

@@ -29,7 +29,12 @@ public sealed class LoaderLockDetector : IDetector
         "The owner is classified (spinning in SwitchToThread, waiting, exiting in LdrShutdownThread, loading in LdrLoadDll) with the " +
         "module whose code runs under the lock and its CPU time when the dump records it; the threads blocked in LoadLibrary, " +
         "GetProcAddress, GetModuleHandle, FreeLibrary, thread start or exit are found (Windows 7 style on the critical section, Windows 10 " +
-        "style behind the load owner), and a deadlock is named when the owner waits for a lock held by one of them. " +
+        "style behind the load owner). A finding needs a reason the owner cannot finish (it spins, waits in code of its own, or waits " +
+        "while exiting); a busy owner with threads queued behind it is contention, a note. A deadlock is certain when the owner waits for " +
+        "a critical section held by a thread behind the lock or on the handle of such a thread, likely when it waits for an event, " +
+        "semaphore, mutex or unnamed object those threads could set. Critical sections count only when plausible as a whole (owner a " +
+        "thread of the dump, counts sane for the encoding, DebugInfo pointing back); a dump that cannot be one moment (the owner shown " +
+        "entering its own lock, counts the threads contradict) is said to be written while the process ran. " +
         "A free lock, or a lock the dump did not capture, is reported as such, without a finding.";
 
     public DetectorNeeds Needs => DetectorNeeds.WindowsMinidump;
@@ -58,21 +63,33 @@ public sealed class LoaderLockDetector : IDetector
 
         var symbols = new NativeSymbolizer(dump, dump.Modules, limits);
         var stacks = new ProcessStacks(process, symbols, limits);
+        WindowsFlavor flavor = WindowsFlavor.Detect(dump, symbols);
+        var probe = new CriticalSectionProbe(dump, process.Layout, flavor.Encoding, process.Threads.Select(t => t.ThreadId).ToHashSet());
         CriticalSection lockSection = state.Lock!;
+        CriticalSectionCheck lockCheck = probe.Check(state.LockAddress);
+        // The PEB names it, so it is the loader lock whatever it holds; an owner or waiters the dump lacks are read on below.
+        if (lockCheck.Problems.Where(p => p.Fault is not (CriticalSectionFault.OwnerNotInDump or CriticalSectionFault.MoreWaitersThanThreads)).ToList() is { Count: > 0 } broken)
+        {
+            note(LoaderLockNotes.NotACriticalSection(state, broken.Select(p => p.Text).ToList()));
+            return [];
+        }
         WindowsThread? ownerThread = process.Threads.FirstOrDefault(t => t.TebCaptured && ClientId(process, t) == lockSection.OwningThread)
             ?? process.Threads.FirstOrDefault(t => t.ThreadId == lockSection.OwningThread);
         cancellation.ThrowIfCancellationRequested();
-        OwnerAnalysis? owner = ownerThread is null ? null : OwnerClassifier.Classify(process, stacks, ownerThread, state.LockAddress);
+        OwnerAnalysis? owner = ownerThread is null ? null
+            : OwnerClassifier.Classify(process, stacks, probe, WindowsHandles.Read(process), ownerThread, state.LockAddress);
         VictimFinder.Result victims = VictimFinder.Find(process, stacks, owner, lockSection.OwningThread, state.LockAddress);
 
         var found = new LoaderLockCase(
-            process, state, owner, victims,
+            process, flavor, state, owner, victims,
             ownerThread is null ? null : times.For(ownerThread.ThreadId),
             times.UnavailableReason,
-            symbols.AnyImageCaptured());
+            symbols.AnyImageCaptured(),
+            owner is null ? CycleProof.None : CycleFinder.Find(owner, victims.Victims),
+            owner is null ? [] : InconsistencyFinder.Find(process, stacks, lockSection, owner, victims.Victims));
         if (!found.IsHazard)
         {
-            note($"{state.Describe(process.Layout)}; the owner {Doing(owner!)} and no thread waits for it: a normal moment, not a hang");
+            note(LoaderLockNotes.NoHazard(found));
             return [];
         }
         return [LoaderLockFindingBuilder.Build(found)];
@@ -81,7 +98,4 @@ public sealed class LoaderLockDetector : IDetector
     /// <summary>TEB.ClientId.UniqueThread: the id OwningThread records.</summary>
     private static ulong ClientId(WindowsProcess process, WindowsThread thread) =>
         process.Dump.TryReadPointer(thread.Teb + (ulong)process.Layout.TebClientIdThread, process.PointerSize == 8, out ulong id) ? id : 0;
-
-    private static string Doing(OwnerAnalysis owner) =>
-        owner.Activity is { } a ? $"{LoaderActivityText.Verb(a)} and runs {owner.Frames.FirstOrDefault()?.Symbol.ToString() ?? "code"}" : $"runs {owner.Frames.FirstOrDefault()?.Symbol.ToString() ?? "code"}";
 }

@@ -17,7 +17,7 @@ internal static class LoaderLockEvidence
         {
             Markup.Line().Text("loader lock ").Native(cs.Address).Text(" (PEB ").Native(c.State.Peb).Text($" + 0x{c.Process.Layout.PebLoaderLock:x}): OwningThread ")
                 .Thread((uint)cs.OwningThread).Text($", RecursionCount {cs.RecursionCount}, LockCount {cs.LockCount} ({cs.LockCountMeaning})"),
-            Markup.Text($"process: {c.Process.Description}"),
+            Markup.Text($"process: {c.Process.Description}{(c.Flavor.Wine ? ", under Wine" : "")}{(c.Flavor.WineWriter ? " (dump written by Wine's dbghelp, which copies memory while the process runs)" : "")}"),
         };
         if (c.Owner is { } owner)
             AddOwner(lines, c, owner);
@@ -57,7 +57,18 @@ internal static class LoaderLockEvidence
             lines.Add(Markup.Text("  TEB.SameTebFlags.LoadOwner is set: other loads wait for this thread (Windows 10+)"));
         if (owner.WaitsFor is { } cs)
             lines.Add(Markup.Line().Text("  waits to enter critical section ").Native(cs.Address).Text(" held by thread ").Thread((uint)cs.OwningThread)
-                .Text($" (RecursionCount {cs.RecursionCount}, LockCount {cs.LockCount}: {cs.LockCountMeaning})"));
+                .Text($" (RecursionCount {cs.RecursionCount}, LockCount {cs.LockCount}: {cs.LockCountMeaning}; checked as a whole: its owner is a thread of this dump, its counts and DebugInfo fit)"));
+        foreach (WindowsHandle handle in owner.WaitsOn ?? [])
+        {
+            MarkupBuilder line = Markup.Line().Text($"  waits on handle 0x{handle.Value:x}: ");
+            if (handle.ThreadId is { } thread)
+                line.Text("a thread handle of thread ").Thread(thread).Text(" (the dump's handle data: its client id and TEB)");
+            else
+                line.Text(handle.TypeName is { } type ? $"{type} (the dump's handle data)" : "the dump has no handle data for it");
+            lines.Add(line);
+        }
+        if (c.Cycle.CouldSignal.Count > 0)
+            lines.Add(Markup.Text("  likely, not certain: a dump cannot show that no other thread, process or timer would give what the owner waits for"));
         // The times themselves are on the owner's thread line. A dump without any says so once, on the report's
         // last line; here only a thread the dump's times leave out.
         if (c.OwnerCpu is null && c.CpuUnavailable is null)

@@ -9,6 +9,8 @@ namespace DiagExt.Core.Detectors.LoaderLock;
 /// <param name="StateFunction">The function that shows the state: "SwitchToThread", "WaitForSingleObject".</param>
 /// <param name="Module">The innermost module of its own code under the lock ("mkl_core.dll").</param>
 /// <param name="WaitsForCriticalSection">The critical section it waits to enter (hex), with its owner.</param>
+/// <param name="WaitsForThread">The thread it waits for: the holder of that critical section, or the thread whose handle it waits on.</param>
+/// <param name="WaitsOnHandles">The handles its wait is on, when its registers tell.</param>
 public sealed record LoaderLockOwner(
     uint OsThreadId,
     int ThreadNumber,
@@ -21,7 +23,14 @@ public sealed record LoaderLockOwner(
     [property: JsonPropertyName("kernelCpuSeconds"), JsonConverter(typeof(SecondsJsonConverter))] TimeSpan? KernelCpu,
     string? WaitsForCriticalSection,
     uint? WaitsForThread,
+    IReadOnlyList<LoaderLockWaitedHandle>? WaitsOnHandles,
     IReadOnlyList<string> Stack);
+
+/// <summary>A handle the owner waits on, with what the dump's handle data says of it.</summary>
+/// <param name="Handle">The handle value (hex).</param>
+/// <param name="Type">"Thread", "Event", ... or null when the dump has no handle data for it.</param>
+/// <param name="OsThreadId">For a thread handle, the thread it opens, when the dump proves it.</param>
+public sealed record LoaderLockWaitedHandle(string Handle, string? Type, uint? OsThreadId);
 
 /// <summary>A thread waiting for the loader lock as it appears in JSON.</summary>
 /// <param name="Api">The loader API it is blocked in: "LoadLibraryW", "GetProcAddress".</param>
@@ -65,8 +74,18 @@ public sealed record LoaderLockFinding : Finding
     /// <summary>Modules of the program (or third parties) involved: the owner's code under the lock, the victims' callers.</summary>
     public required IReadOnlyList<string> Modules { get; init; }
 
-    /// <summary>True only when the dump proves a cycle: the owner waits for a lock held by a thread that waits for the loader lock.</summary>
-    public required bool Deadlock { get; init; }
+    /// <summary>
+    /// "certain" when the dump proves a cycle (the owner waits for a critical section held by a thread behind the
+    /// loader lock, or for such a thread to end); "likely" when the owner waits, in code of its own, for something the
+    /// threads behind the lock could give (an event, a semaphore, a mutex, an object the dump does not name); "none".
+    /// </summary>
+    public required string Deadlock { get; init; }
+
+    /// <summary>The sentence that says why (null with "none").</summary>
+    public string? DeadlockProof { get; init; }
+
+    /// <summary>For a likely deadlock, the threads behind the lock that could give what the owner waits for.</summary>
+    public required IReadOnlyList<uint> CouldSignal { get; init; }
 
     /// <summary>x64, x86, or x86 under WOW64.</summary>
     public required string ProcessArchitecture { get; init; }

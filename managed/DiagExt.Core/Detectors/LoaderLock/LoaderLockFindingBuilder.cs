@@ -51,7 +51,9 @@ internal static class LoaderLockFindingBuilder
             Owner = c.Owner is { } o ? OwnerReport(c, o) : null,
             Victims = c.Victims.Victims.Select(VictimReport).ToList(),
             Modules = Modules(c),
-            Deadlock = c.DeadlockPartner is not null,
+            Deadlock = DeadlockCertaintyText.Key(c.Cycle.Certainty),
+            DeadlockProof = c.Cycle.Sentence,
+            CouldSignal = c.Cycle.CouldSignal.Select(v => v.Thread.ThreadId).ToList(),
             ProcessArchitecture = c.Process.Description,
         };
     }
@@ -74,7 +76,8 @@ internal static class LoaderLockFindingBuilder
         c.OwnerCpu?.User,
         c.OwnerCpu?.Kernel,
         o.WaitsFor is { } cs ? $"0x{cs.Address:x}" : null,
-        o.WaitsFor is { } held ? (uint)held.OwningThread : null,
+        o.WaitsFor is { } held ? (uint)held.OwningThread : c.DeadlockPartner?.Thread.ThreadId,
+        o.WaitsOn?.Select(h => new LoaderLockWaitedHandle($"0x{h.Value:x}", h.TypeName, h.ThreadId)).ToList(),
         JsonStack(o.Frames, o.ActivityFrame));
 
     private static LoaderLockVictim VictimReport(Victim v) => new(

@@ -28,8 +28,8 @@ internal static class LoaderLockVerdict
             sb.Append($" ({cpu})");
         sb.Append('.');
         AppendVictims(sb, c);
-        if (c.DeadlockPartner is not null)
-            sb.Append(" Deadlock: the owner waits for a lock held by a thread that waits for the loader lock.");
+        if (c.Cycle.Sentence is { } cycle)
+            sb.Append(' ').Append(cycle);
         return sb.ToString();
     }
 
@@ -47,7 +47,12 @@ internal static class LoaderLockVerdict
             _ => "stack not captured",
         };
         string activity = owner.Activity is { } a ? $"{LoaderActivityText.Key(a)}, " : "";
-        string prefix = c.DeadlockPartner is not null ? "Loader lock deadlock" : "Loader lock held";
+        string prefix = c.Cycle.Certainty switch
+        {
+            DeadlockCertainty.Certain => "Loader lock deadlock",
+            DeadlockCertainty.Likely => "Loader lock likely deadlocked",
+            _ => "Loader lock held",
+        };
         return $"{prefix}: thread 0x{owner.Thread.ThreadId:x} ({activity}{doing}); {waiters}";
     }
 

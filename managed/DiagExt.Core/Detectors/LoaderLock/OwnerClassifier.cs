@@ -14,7 +14,7 @@ internal static class OwnerClassifier
     /// <summary>Beyond the activity frame, how far up the stack a critical section argument is looked for.</summary>
     private const ulong CriticalSectionSearchBytes = 0x400;
 
-    public static OwnerAnalysis Classify(WindowsProcess process, ProcessStacks stacks, WindowsThread owner, ulong loaderLock)
+    public static OwnerAnalysis Classify(WindowsProcess process, ProcessStacks stacks, CriticalSectionProbe probe, WindowsHandles? handles, WindowsThread owner, ulong loaderLock)
     {
         IReadOnlyList<NativeFrame> frames = stacks.For(owner);
         int activityIndex = FrameSearch.ActivityIndex(frames);
@@ -33,7 +33,9 @@ internal static class OwnerClassifier
             stateIndex = Math.Max(0, OutermostCall(frames, limit, LoaderFunctions.IsWaitApi));
         }
         // Whose code runs: the caller of the yield or wait API (stale return addresses can sit above it), else the innermost.
-        NativeFrame? code = FrameSearch.FirstUserCode(frames, stateIndex + 1, limit) ?? FrameSearch.FirstUserCode(frames, 0, limit);
+        NativeFrame? caller = stateIndex >= 0 ? FrameSearch.FirstUserCode(frames, stateIndex + 1, limit) : null;
+        NativeFrame? code = caller ?? FrameSearch.FirstUserCode(frames, 0, limit);
+        bool waiting = state == OwnerState.Waiting;
 
         return new OwnerAnalysis(
             owner,
@@ -44,7 +46,11 @@ internal static class OwnerClassifier
             activityIndex >= 0 ? frames[activityIndex] : null,
             code,
             IsLoadOwner(process, owner),
-            state == OwnerState.Waiting ? CriticalSectionWaitedFor(process, stacks, owner, frames, limit, loaderLock) : null);
+            waiting ? CriticalSectionWaitedFor(probe, stacks, owner, frames, limit, loaderLock) : null,
+            caller is not null,
+            waiting && WaitedHandles.Read(process, owner, frames) is { } values
+                ? values.Select(v => handles?.Find(v) ?? new WindowsHandle(v, null, null)).ToList()
+                : null);
     }
 
     /// <summary>TEB.SameTebFlags.LoadOwner; the bit has that meaning only from Windows 10 on.</summary>
@@ -73,10 +79,10 @@ internal static class OwnerClassifier
 
     /// <summary>
     /// When the owner waits inside RtlEnterCriticalSection, the section's address is on its stack (an argument or a
-    /// saved register): the innermost held, consistent critical section there, other than the loader lock, that
-    /// another thread owns.
+    /// saved register): the innermost word there, other than the loader lock, that is a critical section of this
+    /// process as a whole (<see cref="CriticalSectionProbe"/>), held by another thread.
     /// </summary>
-    private static CriticalSection? CriticalSectionWaitedFor(WindowsProcess process, ProcessStacks stacks, WindowsThread owner, IReadOnlyList<NativeFrame> frames, int limit, ulong loaderLock)
+    private static CriticalSection? CriticalSectionWaitedFor(CriticalSectionProbe probe, ProcessStacks stacks, WindowsThread owner, IReadOnlyList<NativeFrame> frames, int limit, ulong loaderLock)
     {
         int entry = -1;
         for (int i = 0; i < limit && i < frames.Count; i++)
@@ -90,8 +96,7 @@ internal static class OwnerClassifier
         {
             if (word == 0 || word == loaderLock || word % 4 != 0 || !seen.Add(word))
                 continue;
-            if (CriticalSection.Read(process.Dump, word, process.Layout) is { IsHeld: true } cs
-                && cs.OwningThread != owner.ThreadId && cs.IsPlausible(process.Dump, process.Layout))
+            if (probe.Check(word) is { IsPlausible: true, Section: { IsHeld: true } cs } && cs.OwningThread != owner.ThreadId)
                 return cs;
         }
         return null;

@@ -17,6 +17,7 @@ internal sealed class MinidumpFile : IMemoryReader, IDisposable
     private readonly Lazy<MinidumpMemoryRange[]> _memory;
     private readonly Lazy<MinidumpSystemInfo?> _systemInfo;
     private readonly Lazy<MinidumpMiscInfo?> _miscInfo;
+    private readonly Lazy<IReadOnlyList<MinidumpHandle>?> _handles;
 
     private MinidumpFile(FileBytes file, MinidumpDirectory directory, Limits limits)
     {
@@ -29,6 +30,7 @@ internal sealed class MinidumpFile : IMemoryReader, IDisposable
         _memory = new(BuildMemoryIndex);
         _systemInfo = new(() => Stream(MinidumpStreamType.SystemInfo) is { } s ? MinidumpStreamParsers.SystemInfo(s) : null);
         _miscInfo = new(() => Stream(MinidumpStreamType.MiscInfo) is { } s ? MinidumpStreamParsers.MiscInfo(s) : null);
+        _handles = new(ReadHandles);
     }
 
     public string Path => _file.Path;
@@ -50,6 +52,15 @@ internal sealed class MinidumpFile : IMemoryReader, IDisposable
     public MinidumpSystemInfo? SystemInfo => _systemInfo.Value;
 
     public MinidumpMiscInfo? MiscInfo => _miscInfo.Value;
+
+    /// <summary>
+    /// The process's handles, or null when the dump has no handle data stream (MiniDumpWithHandleData) or a broken one:
+    /// only a refinement (what a thread waits on) rests on it, so it never stops a dump from being read.
+    /// </summary>
+    public IReadOnlyList<MinidumpHandle>? Handles => _handles.Value;
+
+    /// <summary>Whether Wine's dbghelp wrote this dump: only it writes stream 0xFFF0 (its ELF module list).</summary>
+    public bool WrittenByWine => _directory.TryGet(MinidumpStreamType.WineElfModuleList, out _, out _);
 
     public bool HasStream(uint type) => _directory.StreamTypes.Contains(type);
 
@@ -134,6 +145,18 @@ internal sealed class MinidumpFile : IMemoryReader, IDisposable
 
     private IReadOnlyList<T> ParseOrEmpty<T>(MinidumpStreamType type, Func<byte[], List<T>> parse) =>
         Stream(type) is { } s ? parse(s) : [];
+
+    private IReadOnlyList<MinidumpHandle>? ReadHandles()
+    {
+        try
+        {
+            return Stream(MinidumpStreamType.HandleData) is { } s ? MinidumpStreamParsers.Handles(_file, s, _limits) : null;
+        }
+        catch (InvalidDataException)
+        {
+            return null;
+        }
+    }
 
     private MinidumpMemoryRange[] BuildMemoryIndex()
     {

@@ -52,6 +52,59 @@ internal static class MinidumpStreamParsers
         return result;
     }
 
+    /// <summary>A handle count beyond any process's (Windows allows ~16M per process, dumps hold thousands).</summary>
+    private const int MaxHandles = 1024 * 1024;
+
+    /// <summary>Object records chained to one handle: Windows writes one or two.</summary>
+    private const int MaxObjectInfosPerHandle = 8;
+
+    /// <summary>Bytes of one object record kept: the known ones are under 100.</summary>
+    private const int MaxObjectInfoBytes = 4096;
+
+    /// <summary>MINIDUMP_HANDLE_DATA_STREAM: descriptors of 32 bytes (type and object names) or 40 (plus object records).</summary>
+    public static List<MinidumpHandle> Handles(FileBytes file, ReadOnlySpan<byte> s, Limits limits)
+    {
+        if (!BinaryReads.TryU32(s, 0, out uint headerSize) || !BinaryReads.TryU32(s, 4, out uint entrySize) || !BinaryReads.TryU32(s, 8, out uint count))
+            throw new InvalidDataException($"{file.Path}: handle data stream is shorter than its header.");
+        if (headerSize < 16 || headerSize > s.Length || entrySize < 32)
+            throw new InvalidDataException($"{file.Path}: handle data stream has header size {headerSize} and descriptor size {entrySize}, which is not a MINIDUMP_HANDLE_DATA_STREAM.");
+        CheckCount(file.Path, "handle data", count, MaxHandles, entrySize, s.Length - (long)headerSize);
+
+        var result = new List<MinidumpHandle>((int)count);
+        for (int i = 0; i < count; i++)
+        {
+            var e = s.Slice((int)(headerSize + (long)i * entrySize), (int)entrySize);
+            uint objectInfo = entrySize >= 40 ? BinaryReads.U32(e, 32) : 0;
+            result.Add(new MinidumpHandle(
+                Value: BinaryReads.U64(e, 0),
+                TypeName: OptionalString(file, BinaryReads.U32(e, 8), limits),
+                ObjectName: OptionalString(file, BinaryReads.U32(e, 12), limits),
+                ObjectInfo: ObjectInfos(file, objectInfo)));
+        }
+        return result;
+    }
+
+    /// <summary>The chain of MINIDUMP_HANDLE_OBJECT_INFORMATION records from <paramref name="rva"/> (0: none), bounded and loop-free.</summary>
+    private static List<MinidumpHandleObjectInfo> ObjectInfos(FileBytes file, uint rva)
+    {
+        var infos = new List<MinidumpHandleObjectInfo>();
+        var seen = new HashSet<uint>();
+        while (rva != 0 && infos.Count < MaxObjectInfosPerHandle && seen.Add(rva))
+        {
+            if (file.ReadExactly(rva, 12) is not { } header)
+                break;
+            uint size = BinaryReads.U32(header, 8);
+            if (size > MaxObjectInfoBytes || file.ReadExactly(rva + 12L, (int)size) is not { } data)
+                break;
+            infos.Add(new MinidumpHandleObjectInfo(BinaryReads.U32(header, 4), data));
+            rva = BinaryReads.U32(header, 0);
+        }
+        return infos;
+    }
+
+    private static string? OptionalString(FileBytes file, uint rva, Limits limits) =>
+        rva == 0 ? null : ReadString(file, rva, limits) is { Length: > 0 } s ? s : null;
+
     public static List<MinidumpModule> Modules(FileBytes file, ReadOnlySpan<byte> s, Limits limits)
     {
         uint count = Count32(file.Path, "module list", s, MinidumpModule.Size, 4, limits.MaxThreads);

@@ -17,7 +17,7 @@ internal static class NativeStackWalker
     {
         var frames = new List<NativeFrame>();
         if (registers.InstructionPointer != 0)
-            frames.Add(new NativeFrame(registers.InstructionPointer, null, symbols.Resolve(registers.InstructionPointer)));
+            frames.Add(new NativeFrame(registers.InstructionPointer, null, symbols.Resolve(registers.InstructionPointer), registers.X64General?.ToArray()));
         ulong scanFrom = registers.StackPointer;
         if (pointerSize == 8 && registers.X64General is { Count: 16 } general)
         {
@@ -43,7 +43,7 @@ internal static class NativeStackWalker
             // A caller's frame lies above its callee's; a return address follows a call. Anything else is a broken unwind.
             if (registers[Rsp] <= before || registers[Rsp] > stackEnd || !NativeStackScanner.IsReturnAddress(memory, symbols, rip))
                 return (lastGood, false);
-            frames.Add(new NativeFrame(rip, registers[Rsp] - 8, symbols.Resolve(rip)));
+            frames.Add(new NativeFrame(rip, registers[Rsp] - 8, symbols.Resolve(rip), [.. registers]));
             lastGood = registers[Rsp];
         }
         return (lastGood, true);

@@ -1,11 +1,12 @@
 namespace DiagExt.Core.Native.Windows;
 
 /// <summary>
-/// An RTL_CRITICAL_SECTION as the dump holds it. Two LockCount encodings exist: since Windows Server 2003 SP1
-/// bit 0 clear means locked, bit 1 clear means a waiter was woken, and the other bits are the ones' complement of
-/// the waiter count (-1 free, -2 locked with no waiters); Windows XP and Wine count instead (-1 free, 0 owned,
-/// n = n waiters). The two never collide: a count is never below -1, a bit-encoded locked value always is.
-/// Whether it is held is decided the portable way: an owner and a recursion count.
+/// An RTL_CRITICAL_SECTION as the dump holds it, read without judging it (<see cref="CriticalSectionProbe"/> decides
+/// whether it is one). Two LockCount encodings exist: since Windows Server 2003 SP1 bit 0 clear means locked, bit 1
+/// clear means a waiter was woken, and the other bits are the ones' complement of the waiter count (-1 free, -2
+/// locked with no waiters); Windows XP and Wine count instead (-1 free, then +1 for every entry, the owner's
+/// recursive ones included: owned once with n waiters is n). The two never collide: a count is never below -1, a
+/// bit-encoded locked value always is. Whether it is held is decided the portable way: an owner and a recursion count.
 /// </summary>
 internal sealed record CriticalSection(ulong Address, ulong DebugInfo, int LockCount, int RecursionCount, ulong OwningThread, ulong LockSemaphore)
 {
@@ -13,11 +14,11 @@ internal sealed record CriticalSection(ulong Address, ulong DebugInfo, int LockC
 
     public bool UsesCountingEncoding => LockCount >= 0;
 
-    /// <summary>Threads waiting for it, as LockCount tells (0 when free).</summary>
+    /// <summary>Threads waiting for it, as LockCount tells (0 when free); in the counting encoding less the owner's recursive entries.</summary>
     public int Waiters => LockCount switch
     {
         -1 => 0,
-        >= 0 => LockCount,
+        >= 0 => Math.Max(0, LockCount - Math.Max(0, RecursionCount - 1)),
         _ => (~LockCount) >> 2,
     };
 
@@ -25,7 +26,7 @@ internal sealed record CriticalSection(ulong Address, ulong DebugInfo, int LockC
     public string LockCountMeaning => LockCount switch
     {
         -1 => "free",
-        >= 0 => $"owned, {Plural(LockCount, "waiter")} (counting encoding: Windows XP, Wine)",
+        >= 0 => $"owned, {Plural(Waiters, "waiter")} (counting encoding: Windows XP, Wine)",
         _ when (LockCount & 1) == 0 => $"locked, {Plural(Waiters, "waiter")}{((LockCount & 2) == 0 ? ", one woken" : "")} (Vista+ bit encoding)",
         _ => $"unlocked, {Plural(Waiters, "waiter")} (Vista+ bit encoding)",
     };
@@ -42,20 +43,6 @@ internal sealed record CriticalSection(ulong Address, ulong DebugInfo, int LockC
             (int)BinaryReads.U32(raw, layout.CsRecursionCount),
             Pointer(layout.CsOwningThread),
             Pointer(layout.CsLockSemaphore));
-    }
-
-    /// <summary>
-    /// Whether this looks like a real critical section rather than stack data that happens to fit: its debug
-    /// record points back at it, or (no debug record, as Windows 8+ often leaves it) it is held by a plausible owner.
-    /// </summary>
-    public bool IsPlausible(IMemoryReader memory, WindowsLayout layout)
-    {
-        if (RecursionCount < 0 || LockCount < -1 && (LockCount & 1) != 0 && OwningThread != 0)
-            return false;
-        if (DebugInfo != 0 && DebugInfo != ulong.MaxValue && DebugInfo != uint.MaxValue
-            && memory.TryReadPointer(DebugInfo + (ulong)layout.CsDebugInfoCriticalSection, layout.PointerSize, out ulong back))
-            return back == Address;
-        return IsHeld && OwningThread <= uint.MaxValue && RecursionCount < 10_000;
     }
 
     private static string Plural(int n, string what) => n == 1 ? $"1 {what}" : $"{n} {what}s";

@@ -20,10 +20,18 @@ internal sealed class ConstructorCounter(MetadataReader md)
 
     private static readonly ConcurrentDictionary<string, MetadataReader?> RuntimeAssemblies = new(StringComparer.OrdinalIgnoreCase);
 
-    /// <summary>Answers per (assembly, namespace, name, flags): a lookup walks a runtime assembly's type table once.</summary>
-    private static readonly ConcurrentDictionary<(string, string, string, int), int?> RuntimeCounts = new();
+    /// <summary>Answers per (assembly, namespace, name, flags, arity): a lookup walks a runtime assembly's type table once.</summary>
+    private static readonly ConcurrentDictionary<(string, string, string, int, int), int?> RuntimeCounts = new();
 
-    public int? Count(EntityHandle type, int flags)
+    /// <summary>
+    /// How many constructors of a framework type (looked up in System.Runtime, following forwarders) match the flags and,
+    /// when <paramref name="arity"/> is not negative, take that many parameters: Nullable`1 for a type the code proved nullable.
+    /// </summary>
+    public static int? CountFramework(string ns, string name, int flags, int arity = -1) =>
+        RuntimeCounts.GetOrAdd(("System.Runtime", ns, name, flags, arity), k => InRuntime(k.Item1, k.Item2, k.Item3, k.Item4, k.Item5, 0));
+
+    /// <param name="arity">When not negative, only constructors with that many parameters count (a predicate "GetParameters().Length == N").</param>
+    public int? Count(EntityHandle type, int flags, int arity = -1)
     {
         if (flags < 0 || type.IsNil)
             return null;
@@ -32,7 +40,7 @@ internal sealed class ConstructorCounter(MetadataReader md)
             switch (type.Kind)
             {
                 case HandleKind.TypeDefinition:
-                    return CountIn(md, (TypeDefinitionHandle)type, flags);
+                    return CountIn(md, (TypeDefinitionHandle)type, flags, arity);
                 case HandleKind.TypeSpecification:
                     // typeof(G<A, B>): the constructors of G's definition.
                     BlobReader blob = md.GetBlobReader(md.GetTypeSpecification((TypeSpecificationHandle)type).Signature);
@@ -40,14 +48,14 @@ internal sealed class ConstructorCounter(MetadataReader md)
                         return null;
                     blob.ReadSignatureTypeCode();
                     EntityHandle generic = blob.ReadTypeHandle();
-                    return generic.Kind == HandleKind.TypeSpecification ? null : Count(generic, flags);
+                    return generic.Kind == HandleKind.TypeSpecification ? null : Count(generic, flags, arity);
                 case HandleKind.TypeReference:
                     TypeReference reference = md.GetTypeReference((TypeReferenceHandle)type);
                     if (reference.ResolutionScope.Kind != HandleKind.AssemblyReference)
                         return null;
                     string assembly = md.GetString(md.GetAssemblyReference((AssemblyReferenceHandle)reference.ResolutionScope).Name);
-                    (string, string, string, int) key = (assembly, md.GetString(reference.Namespace), md.GetString(reference.Name), flags);
-                    return RuntimeCounts.GetOrAdd(key, k => InRuntime(k.Item1, k.Item2, k.Item3, k.Item4, 0));
+                    (string, string, string, int, int) key = (assembly, md.GetString(reference.Namespace), md.GetString(reference.Name), flags, arity);
+                    return RuntimeCounts.GetOrAdd(key, k => InRuntime(k.Item1, k.Item2, k.Item3, k.Item4, k.Item5, 0));
                 default:
                     return null;
             }
@@ -58,7 +66,7 @@ internal sealed class ConstructorCounter(MetadataReader md)
         }
     }
 
-    private static int? InRuntime(string assembly, string ns, string name, int flags, int forwards)
+    private static int? InRuntime(string assembly, string ns, string name, int flags, int arity, int forwards)
     {
         if (forwards > MaxForwards || Open(assembly) is not { } runtime)
             return null;
@@ -67,14 +75,14 @@ internal sealed class ConstructorCounter(MetadataReader md)
             TypeDefinition def = runtime.GetTypeDefinition(h);
             if (!def.GetDeclaringType().IsNil || !runtime.StringComparer.Equals(def.Name, name) || !runtime.StringComparer.Equals(def.Namespace, ns))
                 continue;
-            return CountIn(runtime, h, flags);
+            return CountIn(runtime, h, flags, arity);
         }
         foreach (ExportedTypeHandle h in runtime.ExportedTypes)
         {
             ExportedType exported = runtime.GetExportedType(h);
             if (exported.IsForwarder && exported.Implementation.Kind == HandleKind.AssemblyReference
                 && runtime.StringComparer.Equals(exported.Name, name) && runtime.StringComparer.Equals(exported.Namespace, ns))
-                return InRuntime(runtime.GetString(runtime.GetAssemblyReference((AssemblyReferenceHandle)exported.Implementation).Name), ns, name, flags, forwards + 1);
+                return InRuntime(runtime.GetString(runtime.GetAssemblyReference((AssemblyReferenceHandle)exported.Implementation).Name), ns, name, flags, arity, forwards + 1);
         }
         return null;
     }
@@ -98,7 +106,17 @@ internal sealed class ConstructorCounter(MetadataReader md)
         }
     });
 
-    private static int CountIn(MetadataReader reader, TypeDefinitionHandle type, int flags)
+    /// <summary>The parameter count from a method signature's header (ECMA-335 II.23.2.1), without decoding the types.</summary>
+    private static int ParameterCount(MetadataReader reader, MethodDefinition method)
+    {
+        BlobReader blob = reader.GetBlobReader(method.Signature);
+        SignatureHeader header = blob.ReadSignatureHeader();
+        if (header.IsGeneric)
+            blob.ReadCompressedInteger();
+        return blob.ReadCompressedInteger();
+    }
+
+    private static int CountIn(MetadataReader reader, TypeDefinitionHandle type, int flags, int arity)
     {
         int count = 0;
         foreach (MethodDefinitionHandle h in reader.GetTypeDefinition(type).GetMethods())
@@ -110,7 +128,7 @@ internal sealed class ConstructorCounter(MetadataReader md)
             bool isPublic = (m.Attributes & MethodAttributes.MemberAccessMask) == MethodAttributes.Public;
             bool accessOk = isPublic ? (flags & PublicFlag) != 0 : (flags & NonPublicFlag) != 0;
             bool kindOk = isStatic ? (flags & StaticFlag) != 0 : (flags & InstanceFlag) != 0;
-            if (accessOk && kindOk)
+            if (accessOk && kindOk && (arity < 0 || ParameterCount(reader, m) == arity))
                 count++;
         }
         return count;

@@ -17,6 +17,10 @@ internal static class CtorCollectionTypes
 
     public static bool Holds(string type) => type == Ctor + "[]" || Generic.Any(g => type == $"{g}<{Ctor}>");
 
+    /// <summary>A parameter type a helper could be handed a constructor list in: an array or a generic sequence of anything.</summary>
+    public static bool IsSequence(string type) => type.EndsWith("[]", StringComparison.Ordinal)
+        || Generic.Any(g => type.StartsWith(g + "<", StringComparison.Ordinal)) || type == "System.Collections.IEnumerable";
+
     /// <summary>Arrays and lists take an index; other sequences only enumerate.</summary>
     public static bool IsIndexable(string type) => type.EndsWith("[]", StringComparison.Ordinal) || type.Contains("List<", StringComparison.Ordinal) || type.Contains("ImmutableArray<", StringComparison.Ordinal);
 }

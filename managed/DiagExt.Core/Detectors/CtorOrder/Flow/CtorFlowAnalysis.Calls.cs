@@ -26,6 +26,9 @@ internal sealed partial class CtorFlowAnalysis
             args[argCount - 1 - i] = Peek(stack, i);
         FlowValue[] rest = Pop(stack, argCount);
         _callOffset = ins.Offset;
+        // A call on a value type local ("ldloca e; call Enumerator.MoveNext") is a call on the local's value.
+        if (method.HasThis && !isNewobj && argCount > 0 && args[0] is AddressValue { IsArgument: false } self)
+            args[0] = Local(state, self.Index);
 
         if (kind == KnownCallKind.Sort && args.Length > 0 && args[0] is CtorList sorted)
             return Replace(state.WithStack(rest), sorted.Site, sorted with { Order = new SortKey("Sort", true), Chain = sorted.Chain + ".Sort()" });
@@ -42,31 +45,70 @@ internal sealed partial class CtorFlowAnalysis
             // Each execution makes a new list: forget what an earlier iteration proved about its length.
             return state.WithRange(list.Site, count is int n ? LengthRange.Exactly(n) : LengthRange.Any, Push(rest, list));
         }
-        FlowValue result = isNewobj ? NewObject(method, kind, args) : Result(method, kind, args);
+        FlowValue result = isNewobj ? NewObject(method, kind, args, ins.Offset) : Result(method, kind, args);
         if (!isNewobj)
             result = NoteTypeUse(method, kind, ins.Token, args, result);
+        if (DerivedFrom(args) is { } chosen)
+        {
+            // Whatever a call makes from a loop's element carries the choice: its result, and what it writes through out arguments.
+            if (result is UnknownValue or NewObjectValue)
+                result = new DerivedValue(chosen);
+            foreach (FlowValue arg in args)
+                if (arg is AddressValue { IsArgument: false } written)
+                    state = state.WithLocal(written.Index, new DerivedValue(chosen), state.Stack);
+        }
+        if (!isNewobj && method.HasThis && argCount > 1 && Escapes(method) && FlowValue.ChosenOf(args[0]) is null && DerivedFrom(args[1..]) is { } handedOn)
+            state = Escaping(state, handedOn);
         if (method.ReturnsVoid && !isNewobj)
             return state.WithStack(rest);
-        if (result is UnknownValue && !isNewobj && CtorCollectionTypes.Holds(method.ReturnType))
+        CtorList? summarized = result is UnknownValue && !isNewobj ? SummarizedList(ins.Token, ins.Offset) : null;
+        if (result is UnknownValue && !isNewobj && (summarized is not null || CtorCollectionTypes.Holds(method.ReturnType)))
         {
-            // A method that hands back constructors (a wrapper around GetConstructors, in this assembly or another):
-            // whatever order it made, nothing here proves it cannot matter.
+            // A method that hands back constructors (a wrapper around GetConstructors, in this assembly or another): in the
+            // order its summary says it made, else one nothing here proves cannot matter.
             // Given a type the code names, it returns some of that type's constructors: at most all of them.
-            var returned = new CtorList(ins.Offset, CtorCollectionTypes.IsIndexable(method.ReturnType), null, $"{MetadataNames.Short(method.DeclaringType)}.{method.Name}()");
+            CtorList returned = summarized ?? new CtorList(ins.Offset, CtorCollectionTypes.IsIndexable(method.ReturnType), null, $"{MetadataNames.Short(method.DeclaringType)}.{method.Name}()");
             int? all = args.OfType<TypeValue>().Select(t => _counter.Count(t.Handle, ConstructorCounter.AllFlags)).FirstOrDefault();
             return state.WithRange(ins.Offset, all is int n ? new LengthRange(0, n) : LengthRange.Any, Push(rest, returned));
         }
         return state.WithStack(Push(rest, result));
     }
 
-    private FlowValue NewObject(MethodReference ctor, KnownCallKind kind, FlowValue[] args)
+    private static FlowValue NewObject(MethodReference ctor, KnownCallKind kind, FlowValue[] args, int offset)
     {
         if (kind == KnownCallKind.PassThrough && args.Length == 1 && args[0] is CtorList list)
             return list with { IsIndexable = true, Chain = $"new {MetadataNames.Short(ctor.DeclaringType)}({list.Chain})" };
-        // A delegate: "newobj Func<...>::.ctor(object, native int)" with the method pointer last.
+        // A delegate: "newobj Func<...>::.ctor(object, native int)" with the method pointer last; over a closure that
+        // holds a loop's element, it carries that element.
         if (args.Length == 2 && args[1] is MethodValue pointer)
-            return pointer with { IsDelegate = true };
+            return FlowValue.ChosenOf(args[0]) is { } captured ? new DerivedValue(captured) : pointer with { IsDelegate = true };
+        // A closure's display class: tracked by identity so that storing the element into it marks every copy.
+        if (args.Length == 0 && ctor.DeclaringType.Contains("<>c__DisplayClass", StringComparison.Ordinal))
+            return new NewObjectValue(offset);
         return FlowValue.Unknown;
+    }
+
+    /// <summary>
+    /// Reflection's attribute lookups (IsDefined, GetCustomAttribute(s), GetCustomAttributesData) and a library's own
+    /// (MEF's IsAttributeDefined&lt;T&gt;, GetDeclaredAttribute&lt;T&gt;): a test for a marker attribute.
+    /// </summary>
+    private static bool IsAttributeQuery(MethodReference method) =>
+        method.Name == "IsDefined" || method.Name.Contains("Attribute", StringComparison.Ordinal) && !method.ReturnType.StartsWith("System.Reflection.ConstructorInfo", StringComparison.Ordinal);
+
+    /// <summary>
+    /// A call that hands its arguments to the object it is called on (a void method, a collection's Add/TryAdd/Insert, a
+    /// setter), rather than asking it something: a loop's element passed there is kept beyond the iteration.
+    /// </summary>
+    private static bool Escapes(MethodReference method) =>
+        method.ReturnsVoid || method.Name is "Add" or "TryAdd" or "Insert" or "Push" or "Enqueue" or "GetOrAdd" || method.Name.StartsWith("set_", StringComparison.Ordinal);
+
+    /// <summary>The loop element one of the arguments is or was made from; method pointers and lambdas do not count.</summary>
+    private static CtorElement? DerivedFrom(FlowValue[] args)
+    {
+        foreach (FlowValue arg in args)
+            if (arg is not (MethodValue or CtorList or CtorEnumerator) && FlowValue.ChosenOf(arg) is { } element)
+                return element;
+        return null;
     }
 
     private FlowValue Result(MethodReference method, KnownCallKind kind, FlowValue[] args)
@@ -75,7 +117,7 @@ internal sealed partial class CtorFlowAnalysis
         switch (kind)
         {
             case KnownCallKind.TypeFromHandle or KnownCallKind.TypeInfo:
-                return first is TypeValue or TypeFromCall ? first : FlowValue.Unknown;
+                return first is TypeValue or TypeFromCall or FrameworkTypeValue or TypeArgumentValue ? first : FlowValue.Unknown;
             case KnownCallKind.PassThrough when first is CtorList list:
                 return list with
                 {
@@ -102,6 +144,19 @@ internal sealed partial class CtorFlowAnalysis
                 bool thenBy = method.Name.StartsWith("ThenBy", StringComparison.Ordinal);
                 bool canTie = thenBy && list.Order is { CanTie: false } ? false : !unique;
                 return list with { IsIndexable = false, Order = new SortKey(method.Name, canTie), Chain = $"{list.Chain}.{method.Name}(key)" };
+            case KnownCallKind.Other when method.Name == "GetUnderlyingType" && method.DeclaringType == "System.Nullable" && first is TypeFromCall or TypeArgumentValue:
+                return new NullableProbeValue(first);
+            case KnownCallKind.Other when method.Name is "op_Inequality" or "op_Equality" && args.Length == 2 && (args[0] as NullableProbeValue ?? args[1] as NullableProbeValue) is { } probe
+                && (args[0] is NullValue || args[1] is NullValue):
+                return new NullableTestValue(probe.Type, method.Name == "op_Inequality");
+            case KnownCallKind.Other when method.ReturnType == "Boolean" && args.Length == 1 && first is TypeFromCall or TypeArgumentValue && !method.Definition.IsNil && _lambdas.TestsNullable(method.Definition):
+                return new NullableTestValue(first);
+            case KnownCallKind.Other when IsAttributeQuery(method) && DerivedFrom(args) is { } marked:
+                return method.ReturnType == "Boolean" ? new AttributeTestValue(marked) : new AttributesValue(marked);
+            case KnownCallKind.PassThrough when first is AttributesValue attributes:
+                return attributes;
+            case KnownCallKind.Any or KnownCallKind.Count when first is AttributesValue attributes:
+                return new AttributeTestValue(attributes.Element);
             case KnownCallKind.IndexGet when first is ParametersValue parameters:
                 return new ParameterOfValue(parameters.Element, false);
             case KnownCallKind.Count when first is ParametersValue parameters:
@@ -125,9 +180,19 @@ internal sealed partial class CtorFlowAnalysis
             : PublicFlag | InstanceFlag;
         string flagsText = kind == KnownCallKind.DeclaredConstructors ? "" : args.Length > 1 ? (flags >= 0 ? $"({((System.Reflection.BindingFlags)flags).ToString().Replace(", ", " | ", StringComparison.Ordinal)})" : "(flags)") : "()";
         string source = kind == KnownCallKind.DeclaredConstructors ? "DeclaredConstructors" : $"GetConstructors{flagsText}";
-        string? appliedTo = type is TypeValue t ? t.Name : null;
-        int? count = type is TypeValue known ? _counter.Count(known.Handle, flags) : null;
-        _appliedTo[ins.Offset] = (appliedTo, type is TypeValue tv ? tv.Handle : default, count);
+        string? appliedTo = type switch
+        {
+            TypeValue t => t.Name,
+            FrameworkTypeValue tested => $"{tested.Namespace}.{tested.Name} (the code tested it)",
+            _ => null,
+        };
+        int? count = type switch
+        {
+            TypeValue known => _counter.Count(known.Handle, flags),
+            FrameworkTypeValue framework => ConstructorCounter.CountFramework(framework.Namespace, framework.Name, flags),
+            _ => null,
+        };
+        _appliedTo[ins.Offset] = (appliedTo, type is TypeValue tv ? tv.Handle : default, count, flags);
         if (type is TypeFromCall)
             _typeOrigin[ins.Offset] = type;
         var list = new CtorList(ins.Offset, kind == KnownCallKind.GetConstructors, null, appliedTo is null ? source : $"typeof({MetadataNames.Short(appliedTo)}).{source}");

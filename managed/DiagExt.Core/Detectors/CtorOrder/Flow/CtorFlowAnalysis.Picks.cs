@@ -15,7 +15,7 @@ internal sealed partial class CtorFlowAnalysis
             if (_in[i] is not { } state)
                 continue;
             IlInstruction ins = _code[i];
-            if ((Pick(ins, state) ?? LoopReturn(ins, state) ?? FirstUsed(ins, state) ?? GeneratedReturn(ins, state)) is { } pick)
+            if ((Pick(ins, state) ?? HelperPick(ins, state) ?? LoopReturn(ins, state) ?? EscapedExit(ins, state) ?? FirstUsed(ins, state) ?? GeneratedReturn(ins, state)) is { } pick)
                 picks.TryAdd(pick.PickOffset, pick);
         }
         return picks.Values.OrderBy(p => p.PickOffset).ToList();
@@ -27,13 +27,20 @@ internal sealed partial class CtorFlowAnalysis
     /// </summary>
     private CtorPick? LoopReturn(IlInstruction ins, FlowState state)
     {
-        CtorElement? element = ins.OpCode switch
+        FlowValue? returned = ins.OpCode switch
         {
-            ILOpCode.Ret => state.Stack.Length == 1 ? FlowValue.ElementOf(state.Stack[0]) : null,
-            ILOpCode.Leave or ILOpCode.Leave_s or ILOpCode.Br or ILOpCode.Br_s => ReturnedLocal(ins.IntOperand) is int local && local < state.Locals.Length ? FlowValue.ElementOf(state.Locals[local]) : null,
+            ILOpCode.Ret when state.Stack.Length == 1 => state.Stack[0],
+            ILOpCode.Leave or ILOpCode.Leave_s or ILOpCode.Br or ILOpCode.Br_s when ReturnedLocal(ins.IntOperand) is int local && local < state.Locals.Length => state.Locals[local],
             _ => null,
         };
-        return element is null || element.Unique || !InLoop(element.Offset) || CountedAtMostOnce(element, state) ? null : Judge(element.Offset, state, element.List, " (loop: the constructor it matched is returned)", predicate: null);
+        bool returns = ins.OpCode is ILOpCode.Ret || returned is not null;
+        CtorElement? element = (returned is null ? null : FlowValue.ChosenOf(returned)) ?? (returns ? Out(state) : null);
+        if (element is null || element.Unique || !InLoop(element.Offset) || CountedAtMostOnce(element, state))
+            return null;
+        bool itself = returned is not null && FlowValue.ElementOf(returned) is not null;
+        return Judge(element.Offset, state, element.List, itself
+            ? " (loop: the constructor it matched is returned)"
+            : " (loop: what it made from the constructor it matched is returned)", predicate: null);
     }
 
     /// <summary>
@@ -76,6 +83,9 @@ internal sealed partial class CtorFlowAnalysis
         }
         return null;
     }
+
+    /// <summary>A loop's element (or what was made from it) the method hands back through an out argument on this path.</summary>
+    private static CtorElement? Out(FlowState state) => state.Outs.Select(FlowValue.ChosenOf).FirstOrDefault(e => e is not null);
 
     /// <summary>The local that the code at <paramref name="target"/> returns at once ("ldloc k; ret"), if it does.</summary>
     private int? ReturnedLocal(int target) =>
@@ -125,11 +135,18 @@ internal sealed partial class CtorFlowAnalysis
             return null;
         if (list.Filter is { } filter && _lambdas.SelectsAtMostOne(filter.Method))
             return null;
+        (string? name, EntityHandle handle, int? count, int flags) = _appliedTo.GetValueOrDefault(list.Site);
+        // A predicate that asks only for a parameter count ("GetParameters().Length == 5") on a type the code names: count that arity.
+        if ((predicate as MethodValue ?? list.Filter) is { } filtering && _lambdas.Arity(filtering.Method) is int arity && !handle.IsNil
+            && _counter.Count(handle, flags, arity) is <= 1)
+            return null;
         string pattern = list.Chain + pick + (list.Order is { CanTie: true } ? " (sort key can tie: equal keys keep reflection's order)" : "");
-        (string? name, EntityHandle handle, int? count) = _appliedTo.GetValueOrDefault(list.Site);
         // Proven: the code names the type and it has several matching constructors, so which one comes first is reflection's choice.
         bool proven = count > 1 && list.Order is null && predicate is null && list.Filter is null;
-        return new CtorPick(_method, Math.Max(list.Site, -1), offset, pattern, name, handle, list.Order is not null, proven ? count : null, proven ? null : UnknownBecause(list.Site));
+        return new CtorPick(_method, Math.Max(list.Site, -1), offset, pattern, name, handle, list.Order is not null, proven ? count : null, proven ? null : UnknownBecause(list.Site))
+        {
+            ListSite = list.Site,
+        };
     }
 
     private static bool IsElementLoad(ILOpCode op) => op is ILOpCode.Ldelem_ref or ILOpCode.Ldelem or ILOpCode.Ldelema;

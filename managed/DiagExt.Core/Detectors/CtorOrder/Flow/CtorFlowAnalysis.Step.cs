@@ -27,11 +27,24 @@ internal sealed partial class CtorFlowAnalysis
             {
                 FlowValue value = Peek(stack, 0);
                 FlowValue[] rest = Pop(stack, 1);
+                if (value is NullableProbeValue or NullableTestValue)
+                {
+                    // "if (Nullable.GetUnderlyingType(t) != null)", "if (IsNullable(t))": on the edge where it holds, t is a Nullable<T>.
+                    (FlowValue type, bool nullableWhenTrue) = value is NullableTestValue nullableTest ? (nullableTest.Type, nullableTest.WhenTrue) : (((NullableProbeValue)value).Type, true);
+                    bool jumpsOnTrue = op is ILOpCode.Brtrue or ILOpCode.Brtrue_s;
+                    FlowState nullable = state.WithStack(rest).Replacing(type, FrameworkTypeValue.Nullable);
+                    yield return (IndexAt(ins.IntOperand), jumpsOnTrue == nullableWhenTrue ? nullable : state.WithStack(rest));
+                    if (next < _code.Length)
+                        yield return (next, jumpsOnTrue == nullableWhenTrue ? state.WithStack(rest) : nullable);
+                    yield break;
+                }
                 // "Length == 0" holds on the zero edge, a parameter type test on the true edge: there the element is unique.
                 (CtorElement? tested, bool uniqueWhenTrue) = value switch
                 {
                     ParameterCountValue count => (count.Element, false),
                     SignatureTestValue signature => (signature.Element, true),
+                    AttributeTestValue attribute => (attribute.Element, attribute.Present),
+                    AttributesValue attributes => (attributes.Element, true), // non-null: the attribute is there
                     _ => (null, false),
                 };
                 if (tested is not null)
@@ -119,15 +132,33 @@ internal sealed partial class CtorFlowAnalysis
             case ILOpCode.Ldloc or ILOpCode.Ldloc_s:
                 return state.WithStack(Push(stack, Local(state, ins.IntOperand)));
             case ILOpCode.Stloc_0 or ILOpCode.Stloc_1 or ILOpCode.Stloc_2 or ILOpCode.Stloc_3:
-                return state.WithLocal(op - ILOpCode.Stloc_0, Peek(stack, 0), Pop(stack, 1));
+                return StoreLocal(state, op - ILOpCode.Stloc_0);
             case ILOpCode.Stloc or ILOpCode.Stloc_s:
-                return state.WithLocal(ins.IntOperand, Peek(stack, 0), Pop(stack, 1));
+                return StoreLocal(state, ins.IntOperand);
             case ILOpCode.Ldarg_0 or ILOpCode.Ldarg_1 or ILOpCode.Ldarg_2 or ILOpCode.Ldarg_3:
                 return state.WithStack(Push(stack, Arg(state, op - ILOpCode.Ldarg_0)));
             case ILOpCode.Ldarg or ILOpCode.Ldarg_s:
                 return state.WithStack(Push(stack, Arg(state, ins.IntOperand)));
             case ILOpCode.Starg or ILOpCode.Starg_s:
                 return state.WithArg(ins.IntOperand, Peek(stack, 0), Pop(stack, 1));
+            case ILOpCode.Ldloca or ILOpCode.Ldloca_s:
+                return state.WithStack(Push(stack, new AddressValue(false, ins.IntOperand)));
+            case ILOpCode.Ldarga or ILOpCode.Ldarga_s:
+                return state.WithStack(Push(stack, new AddressValue(true, ins.IntOperand)));
+            case ILOpCode.Stind_ref or ILOpCode.Stobj:
+                return Peek(stack, 1) switch
+                {
+                    AddressValue { IsArgument: false } local => state.WithLocal(local.Index, Peek(stack, 0), Pop(stack, 2)),
+                    AddressValue { IsArgument: true } arg => StoreOut(state, arg.Index),
+                    _ => state.WithStack(Pop(stack, 2)),
+                };
+            case ILOpCode.Ldind_ref or ILOpCode.Ldobj when Peek(stack, 0) is AddressValue address:
+                return state.WithStack(Push(Pop(stack, 1), address.IsArgument
+                    ? state.Fields.GetValueOrDefault(FlowState.OutKey(address.Index), FlowValue.Unknown)
+                    : Local(state, address.Index)));
+            case ILOpCode.Isinst or ILOpCode.Castclass when Peek(stack, 0) is CtorList or DerivedValue:
+                // "source as IList<T>", "(ConstructorInfo[])list": the same constructors, seen through another type.
+                return state;
             case ILOpCode.Dup:
                 return state.WithStack(Push(stack, Peek(stack, 0)));
             case ILOpCode.Ldelem_ref or ILOpCode.Ldelem when Peek(stack, 1) is ParametersValue parameters:
@@ -139,6 +170,7 @@ internal sealed partial class CtorFlowAnalysis
             case ILOpCode.Ldlen:
                 return state.WithStack(Push(Pop(stack, 1), Peek(stack, 0) switch
                 {
+                    AttributesValue attributes => new AttributeTestValue(attributes.Element),
                     CtorList list => new LengthValue(list.Site),
                     ParametersValue parameters => new ParameterCountValue(parameters.Element),
                     _ => FlowValue.Unknown,
@@ -158,11 +190,28 @@ internal sealed partial class CtorFlowAnalysis
                     ? new MethodValue(lambda, true)
                     : state.Fields.GetValueOrDefault(ins.Token, FlowValue.Unknown)));
             case ILOpCode.Stsfld:
-                return state.WithField(ins.Token, Peek(stack, 0), Pop(stack, 1));
+                return FlowValue.ChosenOf(Peek(stack, 0)) is { } kept
+                    ? Escaping(state.WithField(ins.Token, Peek(stack, 0), Pop(stack, 1)), kept)
+                    : state.WithField(ins.Token, Peek(stack, 0), Pop(stack, 1));
             case ILOpCode.Ldfld:
                 return state.WithStack(Push(Pop(stack, 1), state.Fields.GetValueOrDefault(ins.Token, FlowValue.Unknown)));
             case ILOpCode.Stfld:
-                return state.WithField(ins.Token, Peek(stack, 0), Pop(stack, 2));
+            {
+                FlowState stored = state.WithField(ins.Token, Peek(stack, 0), Pop(stack, 2));
+                if (FlowValue.ChosenOf(Peek(stack, 0)) is not { } element || FlowValue.ChosenOf(Peek(stack, 1)) is not null)
+                    return stored;
+                // The element stored into a closure's display class: the closure (and a delegate over it) now carries the loop's
+                // choice. Stored into any other object, it escapes the iteration.
+                return Peek(stack, 1) switch
+                {
+                    NewObjectValue holder => stored.Replacing(holder, new DerivedValue(element)),
+                    // A state machine's or closure's own field: a hoisted local, or the value an iterator yields.
+                    ThisValue when InGeneratedType => stored,
+                    _ => Escaping(stored, element),
+                };
+            }
+            case ILOpCode.Stelem_ref or ILOpCode.Stelem when FlowValue.ChosenOf(Peek(stack, 0)) is { } element && FlowValue.ChosenOf(Peek(stack, 2)) is null:
+                return Escaping(state.WithStack(Pop(stack, 3)), element);
             case ILOpCode.Call or ILOpCode.Callvirt or ILOpCode.Newobj or ILOpCode.Calli:
                 return Call(ins, state);
         }
@@ -177,6 +226,26 @@ internal sealed partial class CtorFlowAnalysis
             result = Push(result, FlowValue.Unknown);
         return state.WithStack(result);
     }
+
+    private FlowState StoreLocal(FlowState state, int index)
+    {
+        FlowState kept = Kept(state, false, index);
+        return kept.WithLocal(index, Peek(kept.Stack, 0), Pop(kept.Stack, 1));
+    }
+
+    /// <summary>"*arg = value" through an out or ref argument: what leaves the method with it.</summary>
+    private FlowState StoreOut(FlowState state, int arg)
+    {
+        FlowState kept = Kept(state, true, arg);
+        return kept.WithField(FlowState.OutKey(arg), Peek(kept.Stack, 0), Pop(kept.Stack, 2));
+    }
+
+    /// <summary>
+    /// A loop's element about to be stored (top of the stack) where a second match would fail (<see cref="GuardedHolder"/>)
+    /// is the only match: it, and everything made from it on this path, is marked so.
+    /// </summary>
+    private FlowState Kept(FlowState state, bool isArgument, int index) =>
+        state.Stack.Length > 0 && state.Stack[^1] is CtorElement { Unique: false } element && GuardedHolder(isArgument, index) ? MarkUnique(state, element) : state;
 
     private FlowValue TypeToken(int token)
     {
@@ -195,6 +264,15 @@ internal sealed partial class CtorFlowAnalysis
 
     private static FlowValue CompareResult(ILOpCode op, FlowValue left, FlowValue right)
     {
+        if ((left as NullableProbeValue ?? right as NullableProbeValue) is { } probe && (left is NullValue || right is NullValue))
+            return new NullableTestValue(probe.Type, op != ILOpCode.Ceq);
+        if (op == ILOpCode.Ceq && (left, right) is (NullableTestValue negated, IntValue { Value: 0 }))
+            return negated with { WhenTrue = !negated.WhenTrue };
+        // "GetCustomAttribute<T>() != null" (cgt.un with null), "== null" (ceq), "attributes.Length > 0".
+        if ((left as AttributesValue ?? right as AttributesValue) is { } found && (left is NullValue || right is NullValue))
+            return new AttributeTestValue(found.Element, op != ILOpCode.Ceq);
+        if ((left, right) is (AttributeTestValue count, IntValue { Value: 0 }))
+            return count with { Present = op != ILOpCode.Ceq };
         if (op == ILOpCode.Ceq)
         {
             // "!(test)" and "(test) == true" compile to a ceq with a constant.
@@ -232,12 +310,13 @@ internal sealed partial class CtorFlowAnalysis
     /// <summary>Every copy of <paramref name="element"/> (the loop variable, the stack) marked as matched uniquely.</summary>
     private static FlowState MarkUnique(FlowState state, CtorElement element)
     {
-        FlowValue Mark(FlowValue v) => v is CtorElement e && e.Offset == element.Offset ? e with { Unique = true } : v;
-        FlowState result = state.WithStack(state.Stack.Select(Mark).ToArray());
-        for (int i = 0; i < state.Locals.Length; i++)
-            if (state.Locals[i] is CtorElement)
-                result = result.WithLocal(i, Mark(state.Locals[i]), result.Stack);
-        return result;
+        static FlowValue Mark(FlowValue v, CtorElement element) => v switch
+        {
+            CtorElement e when e.Offset == element.Offset => e with { Unique = true },
+            DerivedValue { Element: var e } d when e.Offset == element.Offset => d with { Element = e with { Unique = true } },
+            _ => v,
+        };
+        return state.Mapping(v => Mark(v, element));
     }
 
     private static CompareOp? TwoOperandBranch(ILOpCode op) => op switch

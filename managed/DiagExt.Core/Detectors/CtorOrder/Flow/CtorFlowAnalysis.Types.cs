@@ -35,7 +35,7 @@ internal sealed partial class CtorFlowAnalysis
         bool createsType = RuntimeTypeBuilders.IsCreateType(method);
         bool getter = method.Name.StartsWith("get_", StringComparison.Ordinal) && method.ParameterCount == 0;
         return createsType || getter || !method.Definition.IsNil
-            ? new TypeFromCall(token, MetadataNames.Short(method.DeclaringType), method.Name, method.Definition, createsType)
+            ? new TypeFromCall(token, MetadataNames.Short(method.DeclaringType), method.Name, method.Definition, createsType) { Offset = _callOffset }
             : result;
     }
 

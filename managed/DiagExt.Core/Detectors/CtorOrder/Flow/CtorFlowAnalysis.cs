@@ -25,22 +25,30 @@ internal sealed partial class CtorFlowAnalysis
     private readonly LambdaInspector _lambdas;
     private readonly CallResolver _calls;
     private readonly RuntimeTypeBuilders _builders;
+    private readonly MethodSummaries _summaries;
+    private readonly bool _seedSequences;
     private readonly Dictionary<int, MethodDefinitionHandle> _cachedLambdas;
-    private readonly Dictionary<int, (string? Name, EntityHandle Handle, int? Count)> _appliedTo = [];
+    private readonly Dictionary<int, (string? Name, EntityHandle Handle, int? Count, int Flags)> _appliedTo = [];
     private readonly FlowState?[] _in;
     private readonly ConstructorCounter _counter;
     private readonly List<(int From, int To)> _backEdges = [];
 
-    private CtorFlowAnalysis(AssemblyImage image, MethodDefinitionHandle method, MethodBodyBlock body, IlInstruction[] code, LambdaInspector lambdas, CallResolver calls, RuntimeTypeBuilders builders)
+    /// <summary>Constructor lists the method keeps in fields it also reads (a cache: "x ??= Compute()"), by field token.</summary>
+    private Dictionary<int, FlowValue> _fieldFacts = [];
+
+    /// <param name="seedSequences">Summary mode: every sequence parameter is taken as a constructor list, to learn whether the method picks from it by position.</param>
+    private CtorFlowAnalysis(FlowServices services, MethodDefinitionHandle method, MethodBodyBlock body, IlInstruction[] code, bool seedSequences)
     {
-        _image = image;
-        _builders = builders;
-        _md = image.Metadata;
+        _image = services.Image;
+        _builders = services.Builders;
+        _summaries = services.Summaries;
+        _seedSequences = seedSequences;
+        _md = _image.Metadata;
         _method = method;
         _body = body;
         _code = code;
-        _lambdas = lambdas;
-        _calls = calls;
+        _lambdas = services.Lambdas;
+        _calls = services.Calls;
         _indexOf = new Dictionary<int, int>(code.Length);
         for (int i = 0; i < code.Length; i++)
             _indexOf[code[i].Offset] = i;
@@ -53,22 +61,56 @@ internal sealed partial class CtorFlowAnalysis
                     _backEdges.Add((target, ins.Offset));
     }
 
+    /// <summary>
+    /// Whether the method belongs to a compiler-generated type (a closure's display class, an iterator's or async method's
+    /// state machine): its own fields are the user's locals, hoisted, or what it yields.
+    /// </summary>
+    private bool InGeneratedType => _md.GetString(_md.GetTypeDefinition(_md.GetMethodDefinition(_method).GetDeclaringType()).Name).StartsWith('<');
+
     /// <summary>Whether the instruction at <paramref name="offset"/> lies between a backward branch and its target: in a loop.</summary>
     private bool InLoop(int offset) => _backEdges.Any(e => e.From <= offset && offset <= e.To);
 
-    /// <summary>Every positional pick in <paramref name="method"/>; throws <see cref="BadImageFormatException"/> on malformed IL.</summary>
-    public static IReadOnlyList<CtorPick> Analyze(AssemblyImage image, MethodDefinitionHandle method, MethodBodyBlock body, IlInstruction[] code, LambdaInspector lambdas, CallResolver calls, RuntimeTypeBuilders builders)
+    /// <summary>
+    /// Every positional pick in <paramref name="method"/>, and the constructor list it hands back (returned, or yielded by an
+    /// iterator's MoveNext) for <see cref="MethodSummaries"/>; throws <see cref="BadImageFormatException"/> on malformed IL.
+    /// </summary>
+    public static FlowResult Analyze(FlowServices services, MethodDefinitionHandle method, MethodBodyBlock body, IlInstruction[] code)
     {
-        var analysis = new CtorFlowAnalysis(image, method, body, code, lambdas, calls, builders);
+        var analysis = new CtorFlowAnalysis(services, method, body, code, seedSequences: false);
         analysis.RunToFixpoint();
-        return analysis.CollectPicks();
+        return new FlowResult(analysis.CollectPicks(), analysis.HandedBack());
     }
+
+    /// <summary>Summary mode: the argument a helper picks from by position when given a sequence there, or null.</summary>
+    public static int? PickingArgument(FlowServices services, MethodDefinitionHandle method, MethodBodyBlock body, IlInstruction[] code)
+    {
+        var analysis = new CtorFlowAnalysis(services, method, body, code, seedSequences: true);
+        analysis.RunToFixpoint();
+        return analysis.CollectPicks().Where(p => p.ListSite < 0 && p.ListSite > CounterValue.SiteAt(0)).Select(p => (int?)(-1 - p.ListSite)).FirstOrDefault();
+    }
+
+    /// <summary>How many times the method is analysed again with the constructor lists it caches in its own fields.</summary>
+    private const int FieldRounds = 2;
 
     private void RunToFixpoint()
     {
         // An empty body (invalid, but a helper taking a constructor list is analysed whatever its IL holds) has no picks.
         if (_code.Length == 0)
             return;
+        for (int round = 0; round < FieldRounds; round++)
+        {
+            Array.Clear(_in);
+            RunOnce();
+            // "return _ctors ??= Compute();" reads the field before it stores the list: analyse again knowing what it stores.
+            Dictionary<int, FlowValue> stored = StoredFields();
+            if (stored.Count == 0 || stored.Count == _fieldFacts.Count && stored.All(f => _fieldFacts.TryGetValue(f.Key, out FlowValue? v) && v.Equals(f.Value)))
+                break;
+            _fieldFacts = stored;
+        }
+    }
+
+    private void RunOnce()
+    {
         MethodDefinition def = _md.GetMethodDefinition(_method);
         int argCount = Signatures.Method(_md, def).ParameterTypes.Length + ((def.Attributes & System.Reflection.MethodAttributes.Static) == 0 ? 1 : 0);
         int localCount = LocalCount();
@@ -101,12 +143,19 @@ internal sealed partial class CtorFlowAnalysis
     /// </summary>
     private FlowState EntryState(MethodDefinition def, int localCount, int argCount)
     {
-        FlowState state = FlowState.Entry(localCount, argCount);
+        FlowState state = FlowState.Entry(localCount, argCount, _fieldFacts);
         var types = Signatures.Method(_md, def).ParameterTypes;
         int first = argCount - types.Length;
+        if (first == 1)
+            state = state.WithArg(0, ThisValue.Instance, state.Stack);
         for (int k = 0; k < types.Length; k++)
         {
-            if (CtorCollectionTypes.Holds(types[k]))
+            // An out or ref parameter holds an address: what the method stores through it leaves the method too.
+            if (types[k].EndsWith('&'))
+                state = state.WithArg(first + k, new AddressValue(true, first + k), state.Stack);
+            else if (types[k] is "System.Type" or "System.Reflection.TypeInfo")
+                state = state.WithArg(first + k, new TypeArgumentValue(first + k), state.Stack);
+            else if (CtorCollectionTypes.Holds(types[k]) || _seedSequences && CtorCollectionTypes.IsSequence(types[k]))
                 state = state.WithArg(first + k, new CtorList(ParameterSite(first + k), CtorCollectionTypes.IsIndexable(types[k]), null, $"parameter {k + 1}"), state.Stack);
         }
         return state;

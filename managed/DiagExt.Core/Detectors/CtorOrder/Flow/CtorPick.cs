@@ -17,4 +17,11 @@ internal sealed record CtorPick(
     EntityHandle AppliedToHandle,
     bool Sorted,
     int? NamedTypeConstructors,
-    string? TypeUnknown);
+    string? TypeUnknown)
+{
+    /// <summary>The list's site in the method: an IL offset, or below zero for a parameter (-1 - argument index).</summary>
+    public int ListSite { get; init; }
+}
+
+/// <summary>What analysing one method gives: its picks, and the constructor list it hands back, if any.</summary>
+internal sealed record FlowResult(IReadOnlyList<CtorPick> Picks, MethodSummaries.ReturnedList? HandsBack);

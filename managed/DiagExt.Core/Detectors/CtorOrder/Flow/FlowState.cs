@@ -26,7 +26,10 @@ internal sealed class FlowState
 
     public Dictionary<int, FlowValue> Fields { get; }
 
-    public static FlowState Entry(int locals, int args) => new([], Fill(locals), Fill(args), [], []);
+    public static FlowState Entry(int locals, int args, IReadOnlyDictionary<int, FlowValue> fields) => new([], Fill(locals), Fill(args), [], new Dictionary<int, FlowValue>(fields));
+
+    /// <summary>The key under which <see cref="Fields"/> holds what a loop's element escaped into on this path (a call on another object, a field, an array).</summary>
+    public const int EscapeKey = int.MinValue;
 
     public FlowState WithStack(FlowValue[] stack) => new(stack, Locals, Args, Ranges, Fields);
 
@@ -43,6 +46,28 @@ internal sealed class FlowState
     {
         var fields = new Dictionary<int, FlowValue>(Fields) { [token] = value };
         return new(stack, Locals, Args, Ranges, fields);
+    }
+
+    /// <summary>The key under which <see cref="Fields"/> holds what the method stored through its by-reference argument <paramref name="arg"/>.</summary>
+    public static int OutKey(int arg) => -1 - arg;
+
+    /// <summary>What the method has stored through its by-reference arguments on this path.</summary>
+    public IEnumerable<FlowValue> Outs => Fields.Where(f => f.Key < 0 && f.Key != EscapeKey).Select(f => f.Value);
+
+    /// <summary>Every copy of <paramref name="old"/> on the stack, in locals and arguments replaced by <paramref name="now"/> (one object, seen through several slots).</summary>
+    public FlowState Replacing(FlowValue old, FlowValue now)
+    {
+        FlowValue Swap(FlowValue v) => v.Equals(old) ? now : v;
+        return new(Stack.Select(Swap).ToArray(), Locals.Select(Swap).ToArray(), Args.Select(Swap).ToArray(), Ranges, Fields);
+    }
+
+    /// <summary>Every value on the stack, in locals, arguments and what was stored through out arguments, passed through <paramref name="map"/>.</summary>
+    public FlowState Mapping(Func<FlowValue, FlowValue> map)
+    {
+        var fields = new Dictionary<int, FlowValue>(Fields);
+        foreach (int key in Fields.Keys.Where(k => k < 0))
+            fields[key] = map(Fields[key]);
+        return new(Stack.Select(map).ToArray(), Locals.Select(map).ToArray(), Args.Select(map).ToArray(), Ranges, fields);
     }
 
     public FlowState WithRange(int site, LengthRange range, FlowValue[] stack)

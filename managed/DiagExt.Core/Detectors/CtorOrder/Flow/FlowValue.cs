@@ -16,6 +16,13 @@ internal abstract record FlowValue
             return a;
         if (a is ConflictValue || b is ConflictValue)
             return ConflictValue.Instance;
+        if (a is DerivedValue || b is DerivedValue)
+            return JoinDerived(a, b);
+        // A type proven Nullable<T> on one path and not tested on the other: still that one type, which a later test can narrow again.
+        if (a is FrameworkTypeValue && b is TypeFromCall or TypeArgumentValue)
+            return b;
+        if (b is FrameworkTypeValue && a is TypeFromCall or TypeArgumentValue)
+            return a;
         if ((ElementOf(a), ElementOf(b)) is (var ea, var eb) && (ea is not null || eb is not null))
             return JoinElements(a, ea, b, eb);
         if (a is CtorList ca && b is CtorList cb && ca.Site == cb.Site)
@@ -30,6 +37,33 @@ internal abstract record FlowValue
 
     /// <summary>The loop element a value is, or may be on some path.</summary>
     public static CtorElement? ElementOf(FlowValue v) => v as CtorElement ?? (v as MaybeElement)?.Element;
+
+    /// <summary>
+    /// The loop element a value is or was made from (<see cref="DerivedValue"/>): what leaves a first-match loop with it
+    /// carries the loop's choice, be it the constructor, an object built from it or a delegate closing over it.
+    /// </summary>
+    public static CtorElement? ChosenOf(FlowValue v) => ElementOf(v) ?? (v as DerivedValue)?.Element ?? v switch
+    {
+        ParametersValue p => p.Element,
+        ParameterOfValue p => p.Element,
+        _ => null,
+    };
+
+    /// <summary>
+    /// Something made from a loop's element meets another value: still the loop's choice on the paths that made it (the
+    /// other path is a fallback or the value before the loop), unless two different elements meet.
+    /// </summary>
+    private static FlowValue JoinDerived(FlowValue a, FlowValue b)
+    {
+        if (a is ConflictValue || b is ConflictValue)
+            return ConflictValue.Instance;
+        CtorElement? ea = ChosenOf(a), eb = ChosenOf(b);
+        if (ea is not null && eb is not null && (ea.Offset != eb.Offset || ea.List.Site != eb.List.Site))
+            return ConflictValue.Instance;
+        CtorElement element = (ea ?? eb)!;
+        CtorElement joined = ea is not null && eb is not null ? element with { List = ea.List.JoinWith(eb.List), Unique = ea.Unique && eb.Unique } : element;
+        return new DerivedValue(joined);
+    }
 
     private static FlowValue JoinElements(FlowValue a, CtorElement? ea, FlowValue b, CtorElement? eb)
     {
@@ -87,8 +121,30 @@ internal sealed record TypeValue(string Name, EntityHandle Handle) : FlowValue;
 /// </summary>
 internal sealed record TypeFromCall(int Token, string Owner, string Name, MethodDefinitionHandle Local, bool CreatesType) : FlowValue
 {
+    /// <summary>Where the call is: two reads of the same getter ("expr.Type", "operand.Type") are different types.</summary>
+    public int Offset { get; init; }
+
     public bool IsGetter => Name.StartsWith("get_", StringComparison.Ordinal);
 }
+
+/// <summary>
+/// A framework type the code has proven a value to be without naming it: a type whose generic definition was tested to be
+/// Nullable&lt;T&gt; ("Nullable.GetUnderlyingType(t) != null", or a helper testing GetGenericTypeDefinition() == typeof(Nullable&lt;&gt;)).
+/// Its constructors are counted in the runtime's assemblies.
+/// </summary>
+internal sealed record FrameworkTypeValue(string Namespace, string Name) : FlowValue
+{
+    public static FrameworkTypeValue Nullable { get; } = new("System", "Nullable`1");
+}
+
+/// <summary>Nullable.GetUnderlyingType(<see cref="Type"/>): not null when the type is a Nullable&lt;T&gt;.</summary>
+internal sealed record NullableProbeValue(FlowValue Type) : FlowValue;
+
+/// <summary>A boolean that holds (when <see cref="WhenTrue"/>) or fails when <see cref="Type"/> is a Nullable&lt;T&gt;.</summary>
+internal sealed record NullableTestValue(FlowValue Type, bool WhenTrue = true) : FlowValue;
+
+/// <summary>The method's own System.Type parameter <see cref="Index"/>: unknown, but one value, so a test on it narrows every copy.</summary>
+internal sealed record TypeArgumentValue(int Index) : FlowValue;
 
 /// <summary>
 /// Constructors as reflection returned them: from the call at IL offset <see cref="Site"/>, perhaps
@@ -138,6 +194,34 @@ internal sealed record CtorElement(CtorList List, int Offset) : FlowValue
     /// </summary>
     public bool First { get; init; }
 }
+
+/// <summary>
+/// A value computed from a loop's element or holding it: the result of a call or constructor given the element (or
+/// something made from it), an object the element was stored into (a closure's display class), a delegate over such
+/// an object, a local written through an out argument of such a call.
+/// </summary>
+internal sealed record DerivedValue(CtorElement Element) : FlowValue;
+
+/// <summary>"this" in an instance method: one object, so a store into its fields is told from a store into another's.</summary>
+internal sealed record ThisValue : FlowValue
+{
+    public static ThisValue Instance { get; } = new();
+}
+
+/// <summary>The address of a local (ldloca) or of an argument (ldarga, or ldarg of a by-reference parameter).</summary>
+internal sealed record AddressValue(bool IsArgument, int Index) : FlowValue;
+
+/// <summary>An object created by newobj at <see cref="Offset"/>: a closure's display class, until the element is stored into it.</summary>
+internal sealed record NewObjectValue(int Offset) : FlowValue;
+
+/// <summary>A loop element's custom attributes (GetCustomAttributes, GetCustomAttribute&lt;T&gt;, a library's own attribute lookup).</summary>
+internal sealed record AttributesValue(CtorElement Element) : FlowValue;
+
+/// <summary>
+/// A boolean that holds (<see cref="Present"/>) or fails when a loop element carries a given attribute: a marker only one
+/// constructor wears, so the element is unique on the edge where it is present.
+/// </summary>
+internal sealed record AttributeTestValue(CtorElement Element, bool Present = true) : FlowValue;
 
 /// <summary>Expression.New(c, ...) on a loop's element inside the loop: code generated for one constructor of the list.</summary>
 internal sealed record GeneratedNewValue(CtorElement Element) : FlowValue;

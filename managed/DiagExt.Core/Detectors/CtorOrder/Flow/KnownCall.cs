@@ -1,3 +1,4 @@
+using DiagExt.Core.Detectors.CtorOrder.Model;
 using DiagExt.Core.Il;
 
 namespace DiagExt.Core.Detectors.CtorOrder.Flow;
@@ -83,17 +84,17 @@ internal static class KnownCall
             case "System.Reflection.IntrospectionExtensions":
                 return name == "GetTypeInfo" ? KnownCallKind.TypeInfo : KnownCallKind.Other;
             case "System.Linq.Enumerable":
+                // The picks, order-keeping steps and sorts are the shared model's (the Roslyn analyzer uses the same lists).
                 return name switch
                 {
-                    "First" or "FirstOrDefault" or "Last" or "LastOrDefault" => KnownCallKind.PickEnd,
-                    "ElementAt" or "ElementAtOrDefault" => KnownCallKind.ElementAt,
-                    "MaxBy" or "MinBy" or "Aggregate" when m.ParameterCount == 2 => KnownCallKind.PickBy,
-                    "Single" or "SingleOrDefault" => KnownCallKind.Single,
-                    "OrderBy" or "OrderByDescending" or "ThenBy" or "ThenByDescending" when m.ParameterCount == 2 => KnownCallKind.OrderBy,
+                    _ when name.StartsWith("ElementAt", StringComparison.Ordinal) && OrderDependentPick.PositionalPicks.Contains(name) => KnownCallKind.ElementAt,
+                    _ when OrderDependentPick.PositionalPicks.Contains(name) => KnownCallKind.PickEnd,
+                    _ when OrderDependentPick.PicksByKey.Contains(name) && m.ParameterCount == 2 => KnownCallKind.PickBy,
+                    _ when OrderDependentPick.OrderIndependent.Contains(name) => KnownCallKind.Single,
+                    _ when OrderDependentPick.Sorts.Contains(name) && m.ParameterCount == 2 => KnownCallKind.OrderBy,
                     "Count" or "LongCount" when m.ParameterCount == 1 => KnownCallKind.Count,
                     "Any" when m.ParameterCount == 1 => KnownCallKind.Any,
-                    "Where" or "Select" or "ToArray" or "ToList" or "AsEnumerable" or "Cast" or "OfType" or "Reverse"
-                        or "Distinct" or "Concat" => KnownCallKind.PassThrough,
+                    _ when OrderDependentPick.OrderPreserving.Contains(name) => KnownCallKind.PassThrough,
                     _ => KnownCallKind.Other,
                 };
             case "System.Collections.Generic.List" or "System.Collections.Generic.IList" or "System.Collections.Generic.IReadOnlyList"

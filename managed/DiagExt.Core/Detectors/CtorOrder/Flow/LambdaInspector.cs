@@ -1,5 +1,6 @@
 using System.Reflection.Metadata;
 using System.Reflection.Metadata.Ecma335;
+using DiagExt.Core.Detectors.CtorOrder.Model;
 using DiagExt.Core.Il;
 
 namespace DiagExt.Core.Detectors.CtorOrder.Flow;
@@ -12,17 +13,24 @@ namespace DiagExt.Core.Detectors.CtorOrder.Flow;
 /// </summary>
 internal sealed class LambdaInspector(AssemblyImage image)
 {
-    private static readonly HashSet<string> Loose = ["IsAssignableFrom", "IsAssignableTo", "IsSubclassOf", "IsInstanceOfType", "get_IsOptional", "get_HasDefaultValue", "All", "CanConvert", "Contains"];
+    private static readonly HashSet<string> Loose = OrderDependentPick.LooseTests;
 
-    private static readonly HashSet<string> Attributes = ["IsDefined", "GetCustomAttribute", "GetCustomAttributes", "GetCustomAttributesData"];
+    private static readonly HashSet<string> Attributes = OrderDependentPick.AttributeQueries;
 
     private readonly Dictionary<MethodDefinitionHandle, LambdaBody> _bodies = [];
 
-    /// <summary>What a lambda's IL calls and which integer constants it loads.</summary>
-    private sealed record LambdaBody(HashSet<string> Calls, HashSet<int> Constants, bool ReadsLength);
+    /// <summary>How deep a predicate's calls into helpers of its own assembly are followed (HasSingleParameterOfType).</summary>
+    private const int HelperDepth = 2;
+
+    /// <summary>What a lambda's IL calls and which integer constants it loads, its helpers' bodies included.</summary>
+    private sealed record LambdaBody(HashSet<string> Calls, HashSet<int> Constants, bool ReadsLength, bool ComparesReferences)
+    {
+        /// <summary>The types its typeof expressions name (ldtoken).</summary>
+        public HashSet<string> Types { get; } = [];
+    }
 
     /// <summary>A key no two constructors share: the metadata token (declaration order).</summary>
-    public bool KeyIsUnique(MethodDefinitionHandle lambda) => Read(lambda).Calls.Contains("get_MetadataToken");
+    public bool KeyIsUnique(MethodDefinitionHandle lambda) => Read(lambda).Calls.Contains("get_" + OrderDependentPick.UniqueKey);
 
     /// <summary>Whether the predicate can hold for at most one constructor of a type.</summary>
     public bool SelectsAtMostOne(MethodDefinitionHandle lambda)
@@ -31,58 +39,94 @@ internal sealed class LambdaInspector(AssemblyImage image)
         HashSet<string> calls = body.Calls;
         if (calls.Overlaps(Loose))
             return false;
-        if (calls.Contains("SequenceEqual") || calls.Overlaps(Attributes))
+        if (calls.Contains(OrderDependentPick.SignatureTest) || calls.Overlaps(Attributes))
             return true;
         bool readsParameters = calls.Contains("GetParameters");
         // "p[0].ParameterType == typeof(X)" (with a count check): one signature. Before netstandard2.0 Type has no
-        // op_Equality and "==" is a reference comparison, so the typeof itself is the sign.
-        if (calls.Contains("get_ParameterType") && (calls.Contains("op_Equality") || calls.Contains("Equals") || calls.Contains("GetTypeFromHandle")))
+        // op_Equality and "==" is a reference comparison, so the typeof itself, or a reference comparison, is the sign.
+        if (calls.Contains("get_ParameterType") && (calls.Contains("op_Equality") || calls.Contains("Equals") || calls.Contains("GetTypeFromHandle") || body.ComparesReferences))
             return true;
         // "GetParameters().Length == 0": one parameterless constructor.
         return readsParameters && body.ReadsLength && body.Constants.All(k => k == 0) && !calls.Contains("get_ParameterType");
+    }
+
+    /// <summary>
+    /// The parameter count a predicate asks for ("c.GetParameters().Length == 5"), when that is all it tests: the
+    /// constructors it can match are those of that arity, which a type the code names can be counted for.
+    /// </summary>
+    public int? Arity(MethodDefinitionHandle lambda)
+    {
+        LambdaBody body = Read(lambda);
+        return body.ReadsLength && body.Calls.Contains("GetParameters") && body.Constants.Count == 1 && !body.Calls.Overlaps(Loose)
+            ? body.Constants.Single()
+            : null;
+    }
+
+    /// <summary>
+    /// Whether a helper returning bool tests that its Type argument is a Nullable&lt;T&gt;: it asks Nullable.GetUnderlyingType, or
+    /// compares GetGenericTypeDefinition() with typeof(Nullable&lt;&gt;) (FastExpressionCompiler's Tools.IsNullable).
+    /// </summary>
+    public bool TestsNullable(MethodDefinitionHandle helper)
+    {
+        LambdaBody body = Read(helper);
+        return body.Calls.Contains("GetUnderlyingType") || body.Calls.Contains("GetGenericTypeDefinition") && body.Types.Any(t => t.StartsWith("System.Nullable", StringComparison.Ordinal));
     }
 
     private LambdaBody Read(MethodDefinitionHandle lambda)
     {
         if (_bodies.TryGetValue(lambda, out LambdaBody? known))
             return known;
-        var body = new LambdaBody([], [], false);
+        var body = new LambdaBody([], [], false, false);
         try
         {
-            if (image.Body(lambda) is { } il)
-            {
-                bool readsLength = false;
-                foreach (IlInstruction ins in IlDecoder.Decode(il.GetILBytes()))
-                {
-                    switch (ins.OpCode)
-                    {
-                        case ILOpCode.Call or ILOpCode.Callvirt:
-                            if (MethodReference.Resolve(image.Metadata, MetadataTokens.EntityHandle(ins.Token)) is { } called)
-                            {
-                                body.Calls.Add(called.Name);
-                                readsLength |= called.Name is "get_Length" or "Any" or "Count";
-                            }
-                            break;
-                        case ILOpCode.Ldlen:
-                            readsLength = true;
-                            break;
-                        case ILOpCode.Ldc_i4 or ILOpCode.Ldc_i4_s:
-                            body.Constants.Add(ins.IntOperand);
-                            break;
-                        case >= ILOpCode.Ldc_i4_m1 and <= ILOpCode.Ldc_i4_8:
-                            body.Constants.Add((int)ins.OpCode - (int)ILOpCode.Ldc_i4_0);
-                            break;
-                    }
-                }
-                body = body with { ReadsLength = readsLength };
-            }
+            body = Collect(lambda, body, HelperDepth, [lambda]);
         }
         catch (Exception e) when (MalformedMetadata.Is(e))
         {
             // An unreadable lambda tells nothing: callers then assume the worst (keys can tie, predicates match several).
-            body = new LambdaBody([], [], false);
+            body = new LambdaBody([], [], false, false);
         }
         _bodies[lambda] = body;
+        return body;
+    }
+
+    /// <summary>Adds what <paramref name="method"/>'s IL does to <paramref name="body"/>, following calls into methods of this assembly.</summary>
+    private LambdaBody Collect(MethodDefinitionHandle method, LambdaBody body, int depth, HashSet<MethodDefinitionHandle> visited)
+    {
+        if (image.Body(method) is not { } il)
+            return body;
+        foreach (IlInstruction ins in IlDecoder.Decode(il.GetILBytes()))
+        {
+            switch (ins.OpCode)
+            {
+                case ILOpCode.Call or ILOpCode.Callvirt:
+                    if (MethodReference.Resolve(image.Metadata, MetadataTokens.EntityHandle(ins.Token)) is { } called)
+                    {
+                        body.Calls.Add(called.Name);
+                        if (called.Name is "get_Length" or "Any" or "Count")
+                            body = body with { ReadsLength = true };
+                    }
+                    // A predicate that hands the constructor to a helper of its own (Hyperion's HasSingleParameterOfType) is what the helper tests.
+                    if (depth > 0 && LocalMethods.Resolve(image.Metadata, ins.Token) is { } helper && visited.Add(helper))
+                        body = Collect(helper, body, depth - 1, visited);
+                    break;
+                case ILOpCode.Ldlen:
+                    body = body with { ReadsLength = true };
+                    break;
+                case ILOpCode.Ldtoken when MetadataTokens.EntityHandle(ins.Token) is { Kind: HandleKind.TypeReference or HandleKind.TypeDefinition or HandleKind.TypeSpecification } type:
+                    body.Types.Add(MetadataNames.TypeName(image.Metadata, type));
+                    break;
+                case ILOpCode.Ceq or ILOpCode.Beq or ILOpCode.Beq_s or ILOpCode.Bne_un or ILOpCode.Bne_un_s:
+                    body = body with { ComparesReferences = true };
+                    break;
+                case ILOpCode.Ldc_i4 or ILOpCode.Ldc_i4_s:
+                    body.Constants.Add(ins.IntOperand);
+                    break;
+                case >= ILOpCode.Ldc_i4_m1 and <= ILOpCode.Ldc_i4_8:
+                    body.Constants.Add((int)ins.OpCode - (int)ILOpCode.Ldc_i4_0);
+                    break;
+            }
+        }
         return body;
     }
 }

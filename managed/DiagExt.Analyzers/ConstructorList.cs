@@ -1,0 +1,224 @@
+using System.Collections.Generic;
+using System.Linq;
+using DiagExt.Core.Detectors.CtorOrder.Model;
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.Operations;
+
+namespace DiagExt.Analyzers;
+
+/// <summary>
+/// What an expression is, traced back through the operations that produced it: a constructor list from GetConstructors /
+/// DeclaredConstructors (the type it was asked of, when the code names it, and the binding flags), through order-keeping
+/// steps, Where filters and sorts, and locals assigned once.
+/// </summary>
+internal sealed class ConstructorList
+{
+    /// <summary>How many locals and steps a trace follows back.</summary>
+    private const int MaxSteps = 32;
+
+    private ConstructorList(IOperation source, ITypeSymbol? type, int flags)
+    {
+        Source = source;
+        Type = type;
+        Flags = flags;
+    }
+
+    /// <summary>The GetConstructors call or DeclaredConstructors reference.</summary>
+    public IOperation Source { get; }
+
+    /// <summary>The type the code asks (typeof(T)), or null when it is not named.</summary>
+    public ITypeSymbol? Type { get; }
+
+    /// <summary>BindingFlags as a number (Public 16, NonPublic 32, Instance 4, Static 8); -1 when not a constant.</summary>
+    public int Flags { get; }
+
+    /// <summary>Where() predicates applied since the source: a pick after them picks what they let through.</summary>
+    public List<IOperation> Filters { get; } = new();
+
+    /// <summary>Whether the list was sorted, and whether every sort key can tie (a tie keeps reflection's order).</summary>
+    public bool Sorted { get; private set; }
+
+    public bool SortCanTie { get; private set; }
+
+    /// <summary>Whether an order-keeping step (Select, ToList, ...) or a sort stands between the source and the pick.</summary>
+    public bool Direct { get; private set; } = true;
+
+    /// <summary>The local the list was read from, if any (for a length check on it).</summary>
+    public ILocalSymbol? Local { get; private set; }
+
+    public const int Public = 16, NonPublic = 32, Instance = 4, Static = 8;
+
+    public static ConstructorList? Trace(IOperation? operation)
+    {
+        var steps = new List<IOperation>();
+        ILocalSymbol? local = null;
+        for (int i = 0; i < MaxSteps && operation is not null; i++)
+        {
+            switch (operation)
+            {
+                case IConversionOperation conversion:
+                    operation = conversion.Operand;
+                    continue;
+                case IParenthesizedOperation parenthesized:
+                    operation = parenthesized.Operand;
+                    continue;
+                case ILocalReferenceOperation reference:
+                    local ??= reference.Local;
+                    operation = SingleAssignment(reference);
+                    continue;
+                case IObjectCreationOperation creation when creation.Arguments.Length == 1 && IsListOfConstructors(creation.Type):
+                    steps.Add(creation);
+                    operation = creation.Arguments[0].Value;
+                    continue;
+                // A helper picking from what its caller passed (ConstructorInfo[], IEnumerable<ConstructorInfo>...): its order is the caller's reflection order.
+                case IParameterReferenceOperation parameter when HoldsConstructors(parameter.Parameter.Type):
+                    return Make(parameter, null, -1, steps, local);
+                case IPropertyReferenceOperation property when IsSourceMember(property.Property):
+                    return Make(property, property.Instance, -1, steps, local);
+                case IInvocationOperation call when IsSourceMember(call.TargetMethod):
+                    return Make(call, call.Instance ?? (call.Arguments.Length > 0 ? call.Arguments[0].Value : null), FlagsOf(call), steps, local);
+                case IInvocationOperation call when IsEnumerable(call.TargetMethod) && call.Arguments.Length > 0
+                    && (OrderDependentPick.OrderPreserving.Contains(call.TargetMethod.Name) || OrderDependentPick.Sorts.Contains(call.TargetMethod.Name)):
+                    steps.Add(call);
+                    operation = call.Arguments[0].Value;
+                    continue;
+                default:
+                    return null;
+            }
+        }
+        return null;
+    }
+
+    private static ConstructorList Make(IOperation source, IOperation? receiver, int flags, List<IOperation> steps, ILocalSymbol? local)
+    {
+        bool declared = source is IPropertyReferenceOperation;
+        var list = new ConstructorList(source, NamedType(receiver), declared ? Public | NonPublic | Instance | Static : flags) { Local = local };
+        // The steps were collected from the pick back to the source: replay them in the order the code applies them.
+        for (int i = steps.Count - 1; i >= 0; i--)
+        {
+            list.Direct = false;
+            if (steps[i] is not IInvocationOperation call)
+                continue;
+            string name = call.TargetMethod.Name;
+            if (name == "Where" && call.Arguments.Length == 2)
+                list.Filters.Add(call.Arguments[1].Value);
+            if (OrderDependentPick.Sorts.Contains(name))
+            {
+                bool unique = call.Arguments.Length == 2 && Mentions(call.Arguments[1].Value, OrderDependentPick.UniqueKey);
+                bool thenBy = name.StartsWith("ThenBy", System.StringComparison.Ordinal);
+                list.SortCanTie = thenBy && list.Sorted && !list.SortCanTie ? false : !unique;
+                list.Sorted = true;
+            }
+        }
+        return list;
+    }
+
+    /// <summary>How many constructors of the named type the list can hold, of <paramref name="arity"/> parameters when not negative.</summary>
+    public int? Count(int arity = -1)
+    {
+        if (Type is not INamedTypeSymbol named || Flags < 0)
+            return null;
+        IEnumerable<IMethodSymbol> all = named.InstanceConstructors.Concat(named.StaticConstructors);
+        return all.Count(c => Matches(c, Flags) && (arity < 0 || c.Parameters.Length == arity));
+    }
+
+    /// <summary>The constructors of the named type the list holds, in declaration order.</summary>
+    public IReadOnlyList<IMethodSymbol> Constructors() =>
+        Type is INamedTypeSymbol named && Flags >= 0
+            ? named.InstanceConstructors.Concat(named.StaticConstructors).Where(c => Matches(c, Flags)).OrderBy(DeclarationOrder).ToList()
+            : new List<IMethodSymbol>();
+
+    private static int DeclarationOrder(IMethodSymbol ctor) =>
+        ctor.ContainingType.GetMembers().IndexOf(ctor);
+
+    private static bool Matches(IMethodSymbol ctor, int flags)
+    {
+        bool isPublic = ctor.DeclaredAccessibility == Accessibility.Public;
+        bool accessOk = isPublic ? (flags & Public) != 0 : (flags & NonPublic) != 0;
+        bool kindOk = ctor.IsStatic ? (flags & Static) != 0 : (flags & Instance) != 0;
+        // A struct's implicit parameterless constructor is not in reflection's list.
+        return accessOk && kindOk && !(ctor.IsImplicitlyDeclared && ctor.ContainingType.IsValueType && ctor.Parameters.Length == 0);
+    }
+
+    private static ITypeSymbol? NamedType(IOperation? receiver)
+    {
+        for (int i = 0; i < MaxSteps && receiver is not null; i++)
+        {
+            switch (receiver)
+            {
+                case ITypeOfOperation typeOf:
+                    return typeOf.TypeOperand is INamedTypeSymbol { IsUnboundGenericType: false } or IArrayTypeSymbol ? typeOf.TypeOperand : null;
+                case IConversionOperation conversion:
+                    receiver = conversion.Operand;
+                    continue;
+                // typeof(T).GetTypeInfo(): the same type.
+                case IInvocationOperation { TargetMethod.Name: "GetTypeInfo" } info:
+                    receiver = info.Instance ?? (info.Arguments.Length > 0 ? info.Arguments[0].Value : null);
+                    continue;
+                case ILocalReferenceOperation local:
+                    receiver = SingleAssignment(local);
+                    continue;
+                default:
+                    return null;
+            }
+        }
+        return null;
+    }
+
+    private static int FlagsOf(IInvocationOperation call)
+    {
+        IArgumentOperation? flags = call.Arguments.FirstOrDefault(a => a.Parameter?.Type.Name == "BindingFlags");
+        if (flags is null)
+            return Public | Instance;
+        return flags.Value.ConstantValue is { HasValue: true, Value: int value } ? value : -1;
+    }
+
+    private static bool IsSourceMember(ISymbol member) =>
+        OrderDependentPick.IsSource(member.ContainingType?.ToDisplayString() ?? "", member.Name);
+
+    private static bool IsEnumerable(IMethodSymbol method) => method.ContainingType?.ToDisplayString() == "System.Linq.Enumerable";
+
+    private static bool HoldsConstructors(ITypeSymbol type) =>
+        type is IArrayTypeSymbol { ElementType: var element } && element.ToDisplayString() == "System.Reflection.ConstructorInfo" || IsListOfConstructors(type);
+
+    private static bool IsListOfConstructors(ITypeSymbol? type) =>
+        type is INamedTypeSymbol { IsGenericType: true } generic && generic.TypeArguments.Length == 1 && generic.TypeArguments[0].ToDisplayString() == "System.Reflection.ConstructorInfo";
+
+    /// <summary>What a local was assigned, when it is assigned exactly once (its declaration): otherwise nothing can be said.</summary>
+    private static IOperation? SingleAssignment(ILocalReferenceOperation reference)
+    {
+        IOperation root = reference;
+        while (root.Parent is not null)
+            root = root.Parent;
+        IOperation? value = null;
+        int assignments = 0;
+        foreach (IOperation operation in root.Descendants())
+        {
+            switch (operation)
+            {
+                case IVariableDeclaratorOperation declarator when SymbolEqualityComparer.Default.Equals(declarator.Symbol, reference.Local):
+                    if (declarator.Initializer is { } initializer)
+                    {
+                        value = initializer.Value;
+                        assignments++;
+                    }
+                    break;
+                case ISimpleAssignmentOperation { Target: ILocalReferenceOperation target } assignment when SymbolEqualityComparer.Default.Equals(target.Local, reference.Local):
+                    value = assignment.Value;
+                    assignments++;
+                    break;
+            }
+        }
+        return assignments == 1 ? value : null;
+    }
+
+    /// <summary>Whether an operation (a lambda, say) reads a member of that name anywhere inside it.</summary>
+    public static bool Mentions(IOperation operation, string member) =>
+        operation.DescendantsAndSelf().Any(o => o switch
+        {
+            IPropertyReferenceOperation p => p.Property.Name == member,
+            IInvocationOperation c => c.TargetMethod.Name == member,
+            IMemberReferenceOperation m => m.Member.Name == member,
+            _ => false,
+        });
+}

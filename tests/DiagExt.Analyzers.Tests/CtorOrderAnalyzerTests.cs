@@ -1,0 +1,166 @@
+using Microsoft.CodeAnalysis;
+using Microsoft.CodeAnalysis.Testing;
+
+namespace DiagExt.Analyzers.Tests;
+
+/// <summary>
+/// DXC0001 on real shapes: the ones ctororder's IL scan finds in packages (Enterprise Library's ObjectBuilder, the
+/// greediest-constructor selectors of DI containers, first-match loops, McMaster's factory closure) and the ones it
+/// must leave alone (Single, a length check, a named type with one constructor, an exact or marker predicate, a sort by
+/// MetadataToken, decimal's one five-parameter constructor).
+/// </summary>
+[TestFixture]
+public class CtorOrderAnalyzerTests
+{
+    private const string Usings = "using System; using System.Collections.Generic; using System.Linq; using System.Reflection;\n";
+
+    [Test]
+    public Task ObjectBuilder_default_creation_policy_is_reported() => Verify.Analyzer(Usings + """
+        public class DefaultCreationPolicy
+        {
+            public ConstructorInfo SelectConstructor(Type typeToBuild)
+            {
+                ConstructorInfo[] constructors = typeToBuild.GetConstructors();
+                if (constructors.Length > 0)
+                    return {|#0:constructors[0]|};
+                return null;
+            }
+        }
+        """, Verify.Diagnostic(0, "constructors[0]"));
+
+    [Test]
+    public Task Greediest_constructor_by_a_sort_that_can_tie_is_reported() => Verify.Analyzer(Usings + """
+        static class C
+        {
+            static ConstructorInfo Greediest(Type type) => {|#0:type.GetConstructors().OrderByDescending(c => c.GetParameters().Length).First()|};
+        }
+        """, Verify.Diagnostic(0, "type.GetConstructors().OrderByDescending(c => c.GetParameters().Length).First()"));
+
+    [Test]
+    public Task A_loose_predicate_is_reported_and_an_exact_one_is_not() => Verify.Analyzer(Usings + """
+        static class C
+        {
+            static ConstructorInfo Assignable(Type type, Type argument) =>
+                {|#0:type.GetConstructors().FirstOrDefault(c => c.GetParameters().Length == 1 && c.GetParameters()[0].ParameterType.IsAssignableFrom(argument))|};
+            static ConstructorInfo Parameterless(Type type) => type.GetConstructors().FirstOrDefault(c => c.GetParameters().Length == 0);
+            static ConstructorInfo Exact(Type type, Type[] types) =>
+                type.GetConstructors().Where(c => c.GetParameters().Select(p => p.ParameterType).SequenceEqual(types)).FirstOrDefault();
+            static ConstructorInfo Marked(Type type) => type.GetConstructors().First(c => c.IsDefined(typeof(ObsoleteAttribute), false));
+        }
+        """, Verify.Diagnostic(0, "type.GetConstructors().FirstOrDefault(c => c.GetParameters().Length == 1 && c..."));
+
+    [Test]
+    public Task Order_independent_choices_are_not_reported() => Verify.Analyzer(Usings + """
+        static class C
+        {
+            static ConstructorInfo Only(Type type) => type.GetConstructors().Single();
+            static ConstructorInfo Declared(Type type) => type.GetConstructors().OrderBy(c => c.MetadataToken).First();
+            static ConstructorInfo Guarded(Type type)
+            {
+                ConstructorInfo[] constructors = type.GetConstructors();
+                if (constructors.Length == 1)
+                    return constructors[0];
+                return null;
+            }
+            static ConstructorInfo Thrown(Type type)
+            {
+                ConstructorInfo[] constructors = type.GetConstructors();
+                if (constructors.Length != 1)
+                    throw new InvalidOperationException("one public constructor expected");
+                return constructors[0];
+            }
+        }
+        """);
+
+    [Test]
+    public Task Named_types_are_counted_with_the_arity_a_predicate_asks_for() => Verify.Analyzer(Usings + """
+        public sealed class One { public One(int x) { } }
+        public sealed class Two { public Two(int x) { } public Two(string s) { } }
+        static class C
+        {
+            static ConstructorInfo OfOne() => typeof(One).GetConstructors()[0];
+            static ConstructorInfo OfTwo() => {|#0:typeof(Two).GetConstructors()[0]|};
+            static ConstructorInfo OfNullable() => typeof(int?).GetConstructors().First();
+            static ConstructorInfo DecimalParts() => typeof(decimal).GetTypeInfo().DeclaredConstructors.First(c => c.GetParameters().Length == 5);
+            static ConstructorInfo StringBuilderOfOne() => {|#1:typeof(System.Text.StringBuilder).GetConstructors().First(c => c.GetParameters().Length == 1)|};
+        }
+        """, Verify.Diagnostic(0, "typeof(Two).GetConstructors()[0]", " (Two has 2 that match)"),
+            Verify.Diagnostic(1, "typeof(System.Text.StringBuilder).GetConstructors().First(c => c.GetParameter...", " (System.Text.StringBuilder has 2 that match)"));
+
+    [Test]
+    public Task First_match_loops_are_reported_unless_the_test_matches_one() => Verify.Analyzer(Usings + """
+        static class C
+        {
+            static ConstructorInfo MostResolvable(Type type, Func<Type, bool> canResolve)
+            {
+                {|#0:foreach|} (ConstructorInfo c in type.GetConstructors().OrderByDescending(c => c.GetParameters().Length))
+                    if (c.GetParameters().All(p => canResolve(p.ParameterType)))
+                        return c;
+                return null;
+            }
+
+            // McMaster.Extensions.CommandLineUtils' ConstructorInjectionConvention: a factory closing over the first that resolves.
+            static Func<object> Factory(ConstructorInfo[] constructors, IServiceProvider services)
+            {
+                {|#1:foreach|} (ConstructorInfo candidate in constructors.OrderByDescending(c => c.GetParameters().Length))
+                {
+                    object[] args = candidate.GetParameters().Select(p => services.GetService(p.ParameterType)).ToArray();
+                    if (args.All(a => a != null))
+                        return () => candidate.Invoke(args);
+                }
+                return null;
+            }
+
+            static ConstructorInfo Marked(Type type)
+            {
+                foreach (ConstructorInfo c in type.GetConstructors())
+                    if (c.IsDefined(typeof(ObsoleteAttribute), false))
+                        return c;
+                return null;
+            }
+
+            static int CountParameterless(Type type)
+            {
+                int n = 0;
+                foreach (ConstructorInfo c in type.GetConstructors())
+                    if (c.GetParameters().Length == 0)
+                        n++;
+                return n;
+            }
+        }
+        """, Verify.Diagnostic(0, "foreach (ConstructorInfo c in type.GetConstructors().OrderByDescending(c => c..."),
+            Verify.Diagnostic(1, "foreach (ConstructorInfo candidate in constructors.OrderByDescending(c => c.G..."));
+
+    /// <summary>
+    /// The severity is the user's: an ".editorconfig" beside the code (dotnet_diagnostic.DXC0001.severity = error / none),
+    /// parsed by the compiler as in a build. "error" is checked by EditorConfigBuildTests with the SDK's compiler instead:
+    /// under this test framework (1.1.4 on Roslyn 5.12) an .editorconfig "error" came back as a warning, while
+    /// "suggestion" and "none" take effect (cause not found).
+    /// </summary>
+    [TestCase("suggestion", DiagnosticSeverity.Info)]
+    [TestCase("none", null)]
+    public async Task Severity_is_set_in_editorconfig(string severity, DiagnosticSeverity? expected)
+    {
+        const string source = Usings + """
+            static class C
+            {
+                static ConstructorInfo First(Type type) => {|#0:type.GetConstructors()[0]|};
+            }
+            """;
+        var test = new Verify { TestCode = expected is null ? source.Replace("{|#0:", "").Replace("|}", "") : source };
+        test.TestState.AnalyzerConfigFiles.Add(("/.editorconfig", $"root = true\n\n[*.cs]\ndotnet_diagnostic.DXC0001.severity = {severity}\n"));
+        if (expected is DiagnosticSeverity level)
+            test.ExpectedDiagnostics.Add(Verify.Diagnostic(0, "type.GetConstructors()[0]").WithSeverity(level));
+        await test.RunAsync();
+    }
+
+    [Test]
+    public void Descriptor_has_id_help_link_and_default_severity()
+    {
+        DiagnosticDescriptor rule = CtorOrderAnalyzer.Rule;
+        Assert.That(rule.Id, Is.EqualTo("DXC0001"));
+        Assert.That(rule.HelpLinkUri, Does.Contain("system.type.getconstructors"));
+        Assert.That(rule.DefaultSeverity, Is.EqualTo(DiagnosticSeverity.Warning));
+        Assert.That(rule.IsEnabledByDefault, Is.True);
+    }
+}
