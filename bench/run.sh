@@ -3,8 +3,9 @@
 # dotnet-dump when it can be installed here. Builds what it needs, generates the heap (bench/HeapGen), dumps
 # it with the runtime's createdump, then times each command: wall, CPU, peak RSS, objects per second, ratios.
 #
-# usage: bench/run.sh [--quick] [--reuse-dump] [--keep-dump] [--repeat N] [--aot | --r2r]
+# usage: bench/run.sh [--quick] [--scale N] [--reuse-dump] [--keep-dump] [--repeat N] [--aot | --r2r]
 #   --quick       about 1 million objects instead of over 10 million (about 20 s once built)
+#   --scale N     every count of the plan times N (1-8; growth: --scale 4 is ~42 million objects, a ~4 GB dump)
 #   --reuse-dump  measure the dump a previous run left in artifacts/bench/dumps instead of making a new one
 #   --keep-dump   keep the full dump afterwards (the quick one is always kept; the full one is ~1 GB)
 #   --repeat N    run each command N times and keep its fastest run (the machine may be shared)
@@ -18,21 +19,24 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-mode=full reuse=0 keep=0 repeat=1 builds=both
+mode=full reuse=0 keep=0 repeat=1 builds=both scale=1
 while [ $# -gt 0 ]; do
     case "$1" in
         --quick) mode=quick ;;
+        --scale) scale=${2:-}; [[ "$scale" =~ ^[1-8]$ ]] || { echo "bench/run.sh: --scale needs a number from 1 to 8" >&2; exit 2; }; shift ;;
         --reuse-dump) reuse=1 ;;
         --keep-dump) keep=1 ;;
         --aot) builds=aot ;;
         --r2r) builds=r2r ;;
         --repeat) repeat=${2:-}; [[ "$repeat" =~ ^[1-9][0-9]*$ ]] || { echo "bench/run.sh: --repeat needs a number" >&2; exit 2; }; shift ;;
-        -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "bench/run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
     shift
 done
 
+plan_args=("$mode" "$scale")
+[ "$scale" -eq 1 ] || mode=$mode-x$scale
 work=artifacts/bench
 runs=$work/runs-$mode
 dump=$work/dumps/$mode.core
@@ -90,12 +94,12 @@ createdump=$runtime_dir/createdump
 if [ "$reuse" -eq 1 ] && [ -s "$dump" ] && [ -s "$genlog" ]; then
     log "reusing $dump"
 else
-    need_gb=$([ "$mode" = full ] && echo 4 || echo 1)
+    need_gb=$(( ($([ "${plan_args[0]}" = full ] && echo 4 || echo 1)) * scale ))
     free_gb=$(df -P -BG "$work/dumps" | awk 'NR==2 {gsub("G", "", $4); print $4}')
     [ "$free_gb" -ge "$need_gb" ] || fail "$work/dumps has ${free_gb} GB free; the $mode dump needs about $need_gb GB"
     rm -f "$dump"
     log "generating the $mode heap"
-    "$heapgen" "$mode" > "$genlog" 2>&1 &
+    "$heapgen" "${plan_args[@]}" > "$genlog" 2>&1 &
     gen=$!
     trap 'kill $gen 2>/dev/null || true' EXIT
     for _ in $(seq 1 3000); do grep -q '^READY' "$genlog" && break; kill -0 "$gen" 2>/dev/null || break; sleep 0.2; done
@@ -220,7 +224,7 @@ report=$work/report-$mode.txt
             "$(calc "${wall[$name]} / ${wall[bare-walk]}")" "$(calc "${cpu[$name]} / ${cpu[bare-walk]}")"
     done
     echo
-    grep -E '^(largest table|read |careful walk)' "$runs/classify-largest.out"
+    grep -E '^(largest table|read |careful walk|phases)' "$runs/classify-largest.out"
     awk '/"heapPass":/ {p=1} p && /elapsedMs/ {gsub(/,/, "", $2); ms=$2} p && /background/ {print "analyze: heap pass " ms " ms" ($2 == "true" ? ", on its own thread beside the detectors" : ", then the detectors"); exit}' "$runs/analyze.out"
     awk '/"startup":/ {p=1} p && /processStartMs/ {gsub(/,/, "", $2); s=$2} p && /openMs/ {gsub(/,/, "", $2); print "analyze: process start " s " ms (the isolated child: runtime start-up to the command), open " $2 " ms (dump headers, ClrMD, DAC)"; exit}' "$runs/analyze.out"
     awk '/"detectors": \[/ {d=1} d && /"name":/ {gsub(/[",]/, "", $2); n=$2} d && /"elapsedMs":/ {gsub(/,/, "", $2); print "analyze: " n " " $2 " ms"} d && /^  \]/ {exit}' "$runs/analyze.out"
@@ -233,7 +237,7 @@ report=$work/report-$mode.txt
 } | tee "$report"
 log "report saved to $report; outputs of each command in $runs/"
 
-if [ "$mode" = full ] && [ "$keep" -eq 0 ]; then
+if [ "${plan_args[0]}" = full ] && [ "$keep" -eq 0 ]; then
     rm -f "$dump"
     log "deleted the full dump (--keep-dump keeps it)"
 fi

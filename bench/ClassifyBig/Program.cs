@@ -73,5 +73,31 @@ Console.WriteLine($"largest table: {largest.Table.Type!.Name} at 0x{largest.Tabl
 // The first run is what analyze pays (the code is just compiled); the fastest is the classifier's own speed.
 Console.WriteLine($"read {read.TotalSeconds:F3}s; classify: first run {times[0]:F3}s (CPU {cpu[0]:F3}s), fastest of {runs} {times.Min():F3}s (CPU {cpu.Min():F3}s)");
 Console.WriteLine($"careful walk alone (no ChainProof): fastest of {runs} {careful.Min():F3}s");
+// The fast path's phases one by one (fastest of the runs): which of them grows faster than the table.
+HashTableImage image = instance.Image;
+int used = Math.Clamp(image.Layout.HighWaterIsLastIndex ? image.LastIndex ?? 0 : image.Count, 0, image.EntriesLength);
+var proof = new List<double>();
+var equalHashes = new List<double>();
+var compare = new List<double>();
+int pairCount = 0;
+bool collected = true;
+for (int i = 0; i < runs; i++)
+{
+    watch.Restart();
+    ChainProof.Prove(image, used);
+    proof.Add(watch.Elapsed.TotalSeconds);
+    var pairs = new DuplicateKeyCandidates();
+    watch.Restart();
+    collected = image.KeysEqual is null || EqualHashGroups.TryCollect(image, used, pairs);
+    equalHashes.Add(watch.Elapsed.TotalSeconds);
+    pairCount = pairs.Pairs.Count;
+    watch.Restart();
+    if (pairCount > 0)
+        image.KeysEqual!(pairs.Pairs);
+    compare.Add(watch.Elapsed.TotalSeconds);
+}
+Console.WriteLine($"phases (fastest of {runs}): chain proof {proof.Min():F3}s, equal hash codes {equalHashes.Min():F3}s, " +
+                  $"key comparison {compare.Min():F3}s of {pairCount:N0} candidate pairs{(collected ? "" : " (over a limit: the careful walk runs)")}; " +
+                  $"per entry: proof {proof.Min() * 1e9 / Math.Max(used, 1):F1} ns, equal hash codes {equalHashes.Min() * 1e9 / Math.Max(used, 1):F1} ns, comparison {compare.Min() * 1e9 / Math.Max(used, 1):F1} ns");
 Console.WriteLine($"CLASSIFY_SECONDS {times[0]:F3}");
 return 0;

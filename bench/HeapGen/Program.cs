@@ -1,6 +1,7 @@
 // Builds a large managed heap for bench/run.sh and keeps it alive for createdump:
 //   HeapGen full    at least 10 million objects, one Dictionary with 5 million entries
 //   HeapGen quick   the same mix at about a tenth of the size
+//   HeapGen full 4  the full plan with every count times 4 (growth: bench/RESULTS.md)
 // Prints "PLAN ..." (what was built), "EXPECT-FINDINGS n" (the corrupt instances dictcycle must report)
 // and "READY <pid>", then sleeps until killed.
 using System.Diagnostics;
@@ -11,11 +12,13 @@ HeapPlan? plan = args.FirstOrDefault() switch
     "quick" => HeapPlan.Quick,
     _ => null,
 };
-if (plan is null)
+int factor = 1;
+if (plan is null || (args.Length > 1 && (!int.TryParse(args[1], out factor) || factor is < 1 or > 8)))
 {
-    Console.Error.WriteLine("usage: HeapGen full|quick");
+    Console.Error.WriteLine("usage: HeapGen full|quick [factor 1-8]");
     return 2;
 }
+plan = plan.Scaled(factor);
 
 var watch = Stopwatch.StartNew();
 var tables = new Tables(plan);

@@ -124,6 +124,27 @@ public class ChainProofTests
         Assert.That(compared, Is.GreaterThan(100), "pairs compared");
     }
 
+    [Test]
+    public void Equal_hash_codes_give_the_same_pairs_when_the_filter_splits_a_table_into_groups()
+    {
+        // A big table's filter runs group by group (each bitmap in cache); the dump's tables are small, so the groups
+        // are made small here: 2^6 slots, up to 1,024 groups. Collisions as above, so there are pairs to lose.
+        int compared = 0;
+        foreach (var (name, image) in Tables.Value.Where(t => HashTableClassifier.Classify(t.Image).IsHealthy && Used(t.Image) >= 2))
+        {
+            HashTableImage colliding = Rechain(image, image.HashCodes.Select(h => h < 0 ? h : h & ~7).ToArray());
+            var whole = new DuplicateKeyCandidates();
+            var grouped = new DuplicateKeyCandidates();
+            bool collectedWhole = EqualHashGroups.TryCollect(colliding, Used(colliding), whole);
+            bool collectedGrouped = EqualHashGroups.TryCollect(colliding, Used(colliding), grouped, groupSlotBits: 6);
+            Assert.That(collectedGrouped, Is.EqualTo(collectedWhole), name);
+            Assert.That(grouped.Pairs, Is.EqualTo(whole.Pairs), name);
+            Assert.That(grouped.Buckets, Is.EqualTo(whole.Buckets), name);
+            compared += whole.Pairs.Count;
+        }
+        Assert.That(compared, Is.GreaterThan(100), "pairs compared");
+    }
+
     private static int Used(HashTableImage t) => Math.Clamp(t.Layout.HighWaterIsLastIndex ? t.LastIndex ?? 0 : t.Count, 0, t.EntriesLength);
 
     private static string Describe(HashTableDiagnosis d) =>

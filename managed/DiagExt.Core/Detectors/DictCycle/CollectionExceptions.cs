@@ -13,6 +13,9 @@ namespace DiagExt.Core.Detectors.DictCycle;
 /// </summary>
 internal sealed record CollectionException(ulong Address, string Type, string? Thrower, string? Caller, IReadOnlyList<string> CollectionTypes)
 {
+    /// <summary>The same exception at another address.</summary>
+    public CollectionException At(ulong address) => this with { Address = address };
+
     /// <summary>Whether its frames name code an instance of <paramref name="collectionType"/> runs (shared generic code included).</summary>
     public bool RunsThrough(string collectionType) => CollectionTypes.Any(t => HashTableThreadFinder.SharesCode(t, collectionType));
 }
@@ -37,15 +40,17 @@ internal static class CollectionExceptions
 
     public static bool IsCandidateType(string? typeName) => typeName is InvalidOperation or IndexOutOfRange;
 
-    public static IReadOnlyList<CollectionException> Find(IEnumerable<ClrObject> exceptions, CancellationToken cancellation)
+    public static IReadOnlyList<CollectionException> Find(Target target, IEnumerable<ClrObject> exceptions, CancellationToken cancellation)
     {
         var found = new List<CollectionException>();
+        // Thousands of exceptions thrown from a few sites share their methods: each is resolved once.
+        var census = new Census(new ExceptionStackTraces(target));
         foreach (ClrObject obj in exceptions.Take(MaxExamined))
         {
             cancellation.ThrowIfCancellationRequested();
             try
             {
-                if (Read(obj) is { } e)
+                if (census.Read(obj) is { } e)
                     found.Add(e);
             }
             catch (Exception ex) when (CorruptType.Is(ex))
@@ -56,23 +61,52 @@ internal static class CollectionExceptions
         return found;
     }
 
-    private static CollectionException? Read(ClrObject obj)
+    /// <summary>
+    /// What each exception says, worked out once per kind: exceptions of one type, with one message string and the same
+    /// methods on their stack traces say the same (only their addresses differ), and a hammered table leaves thousands.
+    /// </summary>
+    private sealed class Census(ExceptionStackTraces stackTraces)
     {
-        string type = obj.Type?.Name ?? "";
-        ClrException? exception = obj.AsException();
-        if (exception is null)
-            return null;
-        var frames = exception.EnumerateExceptionStackTrace().Take(MaxFrames)
-            .Select(f => f.Method is { } m ? new ManagedFrame(f.InstructionPointer, f.StackPointer, m.Type?.Name, m.Name, m.Signature ?? m.Name ?? "?") : null)
-            .OfType<ManagedFrame>().ToList();
-        bool concurrentMessage = type == InvalidOperation && exception.Message is { } message && ConcurrentMessages.Any(m => message.StartsWith(m, StringComparison.Ordinal));
+        private readonly Dictionary<(string Type, bool Concurrent, string Methods), CollectionException?> _kinds = [];
+        private readonly Dictionary<ulong, bool> _concurrentMessages = [];
+
+        public CollectionException? Read(ClrObject obj)
+        {
+            string type = obj.Type?.Name ?? "";
+            ClrException? exception = obj.AsException();
+            if (exception is null)
+                return null;
+            bool concurrent = type == InvalidOperation && IsConcurrentMessage(obj, exception);
+            if (stackTraces.MethodsKey(exception, MaxFrames) is not { } methods)
+                return Classify(type, concurrent, stackTraces.Read(exception, MaxFrames))?.At(obj.Address);
+            if (!_kinds.TryGetValue((type, concurrent, methods), out CollectionException? kind))
+                _kinds[(type, concurrent, methods)] = kind = Classify(type, concurrent, stackTraces.Read(exception, MaxFrames));
+            return kind?.At(obj.Address);
+        }
+
+        /// <summary>Whether the message starts with the concurrent-operations wording; read once per message string (the runtime hands out one).</summary>
+        private bool IsConcurrentMessage(ClrObject obj, ClrException exception)
+        {
+            if (!obj.TryReadObjectField("_message", out ClrObject message) || message.IsNull)
+                return IsConcurrent(exception.Message);
+            if (!_concurrentMessages.TryGetValue(message.Address, out bool concurrent))
+                _concurrentMessages[message.Address] = concurrent = IsConcurrent(message.IsValid ? message.AsString() : null);
+            return concurrent;
+        }
+
+        private static bool IsConcurrent(string? message) => message is not null && ConcurrentMessages.Any(m => message.StartsWith(m, StringComparison.Ordinal));
+    }
+
+    /// <summary>What an exception of <paramref name="type"/> with these frames says (its address left 0), or null when it is not a collection's.</summary>
+    private static CollectionException? Classify(string type, bool concurrentMessage, IReadOnlyList<ManagedFrame> frames)
+    {
         var collectionFrames = frames.Where(HashTableTypes.IsCollectionMethod).ToList();
         ManagedFrame? thrower = collectionFrames.FirstOrDefault() ?? frames.FirstOrDefault(IsConcurrencyThrowHelper);
         if (!concurrentMessage && collectionFrames.Count == 0)
             return null;
         ManagedFrame? caller = frames.FirstOrDefault(f => f.IsUserCode);
         // No frames: created with the concurrent-operations message but not thrown yet (or its trace not kept).
-        return new CollectionException(obj.Address, TypeNames.Short(type), thrower?.ShortName ?? frames.FirstOrDefault()?.ShortName,
+        return new CollectionException(0, TypeNames.Short(type), thrower?.ShortName ?? frames.FirstOrDefault()?.ShortName,
             caller?.ShortName, collectionFrames.Select(f => f.TypeName!).Distinct().ToList());
     }
 

@@ -47,7 +47,7 @@ public sealed class DictCycleDetector : IDetector
 
         ClrRuntime runtime = context.Target.Runtime!;
         IReadOnlyDictionary<ulong, string> holders = StaticReferenceFinder.FindPaths(runtime, corrupt.Select(c => c.Instance.Address).ToHashSet(), context.Cancellation);
-        IReadOnlyList<CollectionException> exceptions = CollectionExceptions.Find(exceptionObjects, context.Cancellation);
+        IReadOnlyList<CollectionException> exceptions = CollectionExceptions.Find(context.Target, exceptionObjects, context.Cancellation);
         if (exceptionObjects.Count > CollectionExceptions.MaxExamined)
             context.Note($"{exceptionObjects.Count:N0} InvalidOperationException/IndexOutOfRangeException objects on the heap: the first {CollectionExceptions.MaxExamined:N0} were examined");
 

@@ -8,7 +8,8 @@ namespace DiagExt.Core.Detectors.DictCycle;
 /// there a chain is exactly the live entries whose hash codes map to its bucket, so two entries of one chain with
 /// equal hash codes are two live entries with equal hash codes. Bitmap passes keep the entries whose hash code may
 /// occur twice, a few percent, which are then sorted. Pairs come out in the careful walk's order (bucket, then hash
-/// code, then index), so reports do not depend on which path ran.
+/// code, then index), so reports do not depend on which path ran. Each round's bitmap is split into groups that fit in
+/// cache, so the cost per entry stays flat as tables grow.
 /// </summary>
 internal static class EqualHashGroups
 {
@@ -17,52 +18,94 @@ internal static class EqualHashGroups
 
     private static readonly uint[] Multipliers = [0x9E3779B1u, 0x85EBCA77u, 0xC2B2AE3Du];
 
+    /// <summary>Slot bits of one group's bitmap: seen and seen-twice words together 64 KB, which stays in a core's L2 cache.</summary>
+    private const int GroupSlotBits = 18;
+
+    /// <summary>At most 2^10 groups: each round scatters its keys into that many streams.</summary>
+    private const int MaxGroupBits = 10;
+
     /// <summary>Adds the candidate pairs; false when a limit would cut them where the careful walk would not.</summary>
+    /// <param name="groupSlotBits">Slot bits per group (tests make it small, to split the small tables of a test dump into many groups).</param>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)] // runs once per table, millions of iterations: skip tier-0 code
-    public static bool TryCollect(HashTableImage t, int n, DuplicateKeyCandidates pairs)
+    public static bool TryCollect(HashTableImage t, int n, DuplicateKeyCandidates pairs, int groupSlotBits = GroupSlotBits)
     {
         int[] nexts = t.Nexts, hashes = t.HashCodes;
         HashTableLayout layout = t.Layout;
-        // The first round reads the arrays directly (no list of every entry); about 8 bits per entry keep the
-        // bitmap small enough to stay in cache, at the price of more survivors for the later rounds.
-        int bits = BitsFor(n, 3);
+        // One bitmap for the whole table outgrows the cache in a big table, and then each mark is a cache miss (bench/
+        // RESULTS.md: 34 ns an entry at 0.5 M entries, 219 ns at 5 M). So every round first groups its keys by the top
+        // bits of their slots (a counting pass, then a scatter into one array), and each group is filtered with a
+        // bitmap of its own that stays in cache. Equal slots land in one group, so the survivors are the same.
+        int bits = BitsFor(n, 4);
+        int groupBits = GroupBitsFor(bits, groupSlotBits);
         uint multiplier = Multipliers[0];
-        var map = new ulong[2 << (bits - 6)];
+        var starts = new int[(1 << groupBits) + 1];
         for (int i = 0; i < n; i++)
         {
             if (!layout.IsFree(hashes[i], nexts[i]))
-                Mark(map, Slot(hashes[i], bits, multiplier));
+                starts[(Slot(hashes[i], bits, multiplier) >> (bits - groupBits)) + 1]++;
         }
-        // (hash code << 32 | index) of each survivor: the careful walk's sort key within a chain.
-        var keys = new long[Math.Min(n, 1024)];
-        int count = 0;
+        int[] fill = StartsOf(starts);
+        // (hash code << 32 | index) of each live entry: the careful walk's sort key within a chain.
+        var keys = new long[starts[^1]];
         for (int i = 0; i < n; i++)
         {
             int hash = hashes[i];
-            if (!layout.IsFree(hash, nexts[i]) && SeenTwice(map, Slot(hash, bits, multiplier)))
-            {
-                if (count == keys.Length)
-                    Array.Resize(ref keys, 2 * count);
-                keys[count++] = ((long)hash << 32) | (uint)i;
-            }
+            if (!layout.IsFree(hash, nexts[i]))
+                keys[fill[Slot(hash, bits, multiplier) >> (bits - groupBits)]++] = ((long)hash << 32) | (uint)i;
         }
+        int count = KeepShared(keys, starts, bits, groupBits, multiplier);
         for (int round = 1; round <= ExtraRounds && count > 1; round++)
         {
             multiplier = Multipliers[round];
             bits = BitsFor(count, 4);
-            map = new ulong[2 << (bits - 6)];
+            groupBits = GroupBitsFor(bits, groupSlotBits);
+            starts = new int[(1 << groupBits) + 1];
             for (int k = 0; k < count; k++)
-                Mark(map, Slot((int)(keys[k] >> 32), bits, multiplier));
-            int kept = 0;
+                starts[(Slot((int)(keys[k] >> 32), bits, multiplier) >> (bits - groupBits)) + 1]++;
+            fill = StartsOf(starts);
+            var grouped = new long[count];
             for (int k = 0; k < count; k++)
-                if (SeenTwice(map, Slot((int)(keys[k] >> 32), bits, multiplier)))
-                    keys[kept++] = keys[k];
-            count = kept;
+                grouped[fill[Slot((int)(keys[k] >> 32), bits, multiplier) >> (bits - groupBits)]++] = keys[k];
+            keys = grouped;
+            count = KeepShared(keys, starts, bits, groupBits, multiplier);
         }
         if (count < 2)
             return true;
         Array.Sort(keys, 0, count);
         return Emit(keys.AsSpan(0, count), new FastModulo((uint)t.Buckets.Length), pairs);
+    }
+
+    private static int GroupBitsFor(int bits, int groupSlotBits) => Math.Clamp(bits - Math.Max(groupSlotBits, 6), 0, MaxGroupBits);
+
+    /// <summary>Turns counts (at index group + 1) into each group's start, in place; returns a copy to fill from.</summary>
+    private static int[] StartsOf(int[] starts)
+    {
+        for (int g = 1; g < starts.Length; g++)
+            starts[g] += starts[g - 1];
+        return starts[..^1];
+    }
+
+    /// <summary>Keeps the keys whose slot another key of their group shares, moved to the front; returns how many.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    private static int KeepShared(long[] keys, int[] starts, int bits, int groupBits, uint multiplier)
+    {
+        int localBits = bits - groupBits;
+        uint mask = (1u << localBits) - 1;
+        var map = new ulong[2 << Math.Max(localBits - 6, 0)];
+        int kept = 0;
+        for (int g = 0; g + 1 < starts.Length; g++)
+        {
+            int from = starts[g], to = starts[g + 1];
+            if (to - from < 2)
+                continue;
+            Array.Clear(map);
+            for (int k = from; k < to; k++)
+                Mark(map, Slot((int)(keys[k] >> 32), bits, multiplier) & mask);
+            for (int k = from; k < to; k++)
+                if (SeenTwice(map, Slot((int)(keys[k] >> 32), bits, multiplier) & mask))
+                    keys[kept++] = keys[k];
+        }
+        return kept;
     }
 
     /// <summary>Marks a slot seen, or seen twice when it was seen before. Seen and seen-twice words sit side by side: one cache line per slot.</summary>
