@@ -32,7 +32,7 @@ results=artifacts/test-results
 rm -rf "$results"
 set +e
 dotnet test DiagExt.sln -c Release --no-build --nologo "${filter[@]}" \
-    --logger "trx;LogFileName=results.trx" --results-directory "$results" \
+    --logger "trx;LogFilePrefix=results" --results-directory "$results" \
     --blame-hang-timeout 20m -- NUnit.NumberOfTestWorkers=$workers
 set -e
 bash scripts/trx-summary.sh "$results"

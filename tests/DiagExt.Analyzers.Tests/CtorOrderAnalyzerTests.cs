@@ -10,6 +10,7 @@ namespace DiagExt.Analyzers.Tests;
 /// MetadataToken, decimal's one five-parameter constructor).
 /// </summary>
 [TestFixture]
+[Category("unit"), Parallelizable(ParallelScope.Fixtures)] // the kinds of tests/DiagExt.Tests/Infrastructure/TestKind.cs
 public class CtorOrderAnalyzerTests
 {
     private const string Usings = "using System; using System.Collections.Generic; using System.Linq; using System.Reflection;\n";

@@ -5,6 +5,7 @@ namespace DiagExt.Analyzers.Tests;
 /// last, in declaration order: what .NET 7 and later return), only where the type is named and nothing filters the list.
 /// </summary>
 [TestFixture]
+[Category("unit"), Parallelizable(ParallelScope.Fixtures)] // the kinds of tests/DiagExt.Tests/Infrastructure/TestKind.cs
 public class CtorOrderCodeFixTests
 {
     private const string Types = """

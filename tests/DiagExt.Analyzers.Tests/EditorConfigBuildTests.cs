@@ -9,6 +9,7 @@ namespace DiagExt.Analyzers.Tests;
 /// 5.0) or does not take the severity from .editorconfig.
 /// </summary>
 [TestFixture]
+[Category("real-programs")] // builds with the SDK's own compiler (TestKind.RealPrograms)
 public class EditorConfigBuildTests
 {
     private static readonly TimeSpan Timeout = TimeSpan.FromMinutes(5);

@@ -12,6 +12,7 @@ namespace DiagExt.Tests.Heap;
 /// must be the one ClrMD's own enumerator gives, frame for frame, with far fewer lookups than frames.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class ExceptionStackTracesTests
 {
     [Test]

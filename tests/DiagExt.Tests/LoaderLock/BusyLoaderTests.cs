@@ -14,6 +14,7 @@ namespace DiagExt.Tests.LoaderLock;
 /// headers.) The campaign with many more dumps is samples/LoaderLockShapes/campaign.sh.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Windows)]
 public class BusyLoaderTests
 {
     private const int DumpsOfEachKind = 3;

@@ -19,6 +19,7 @@ namespace DiagExt.Tests.LoaderLock;
 /// </code>
 /// </summary>
 [TestFixture]
+[Category(TestKind.Windows)]
 public class LoaderLockShapeTests
 {
     private static JsonElement Finding(ShapeDump dump)

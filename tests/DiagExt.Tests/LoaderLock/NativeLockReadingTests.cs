@@ -12,6 +12,7 @@ namespace DiagExt.Tests.LoaderLock;
 /// (in Native/, for any detector that reads native locks) and the handle data stream.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class NativeLockReadingTests
 {
     private static (MinidumpFile Dump, WindowsProcess Process, CriticalSectionProbe Probe, WindowsFlavor Flavor) Open(string path)
