@@ -40,7 +40,7 @@ internal static class HashTableThreadFinder
             var evidence = new Evidence(thread, subject, exceptions);
             Involvement? found = Enumerable.Range(0, frames.Count).Any(i => frames[i].MethodName is not null && evidence.Real(i))
                 ? Classify(evidence)
-                : null; // no real managed method on its stack: whatever its registers hold, it runs no code of the table's callers
+                : evidence.NoRealFrames(); // whatever its registers hold, it runs no code of the table's callers
             if (found is null)
             {
                 if (evidence.SetAsideLine() is { } line && setAsideCount++ < MaxSetAside)
@@ -125,6 +125,14 @@ internal static class HashTableThreadFinder
                 SetAside($"frame {Frames[i].ShortName} is not evidence: {thread.Stack.FrameProblem(i)}");
             }
             return -1;
+        }
+
+        /// <summary>For a thread with no real managed method: notes the collection and ThrowHelper frames set aside; never involved.</summary>
+        public Involvement? NoRealFrames()
+        {
+            _ = IndexOf(HashTableTypes.IsCollectionMethod);
+            _ = IndexOf(CollectionExceptions.IsConcurrencyThrowHelper);
+            return null;
         }
 
         /// <summary>The first real frame after <paramref name="index"/> that names a method, or -1.</summary>

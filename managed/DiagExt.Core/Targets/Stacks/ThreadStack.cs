@@ -125,12 +125,11 @@ public sealed class ThreadStack
             return "its stack pointer is 0";
         if (live.Length == 0)
             return null; // nothing to check it against
+        // Below the thread's own stack pointer is memory it has left (or another thread's stack); at or above the base, not its stack.
         if (sp < live.Low)
-            return stackPointer != 0
-                ? $"its stack pointer 0x{sp:x} is below the thread's (0x{stackPointer:x}), in stack memory the thread has left"
-                : null;
+            return stackPointer != 0 ? $"its stack pointer 0x{sp:x} is below the thread's (0x{stackPointer:x}): not in its live stack {live}" : null;
         if (sp >= live.High)
-            return $"its stack pointer 0x{sp:x} is outside the thread's stack (0x{live.Low:x}-0x{live.High:x})";
+            return $"its stack pointer 0x{sp:x} is above its stack's base: not in its live stack {live}";
         return null;
     }
 
