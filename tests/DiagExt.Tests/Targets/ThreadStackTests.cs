@@ -83,7 +83,7 @@ public class ThreadStackTests
         var holding = Managed.Select(t => t.Holds(dictionary.Address)).Where(h => h.Counts).ToList();
         Assert.That(holding, Has.Count.GreaterThanOrEqualTo(1), "a thread inside the dictionary's code holds it");
 
-        HashSet<ulong> reachable = FullMark(_target);
+        HashSet<ulong> reachable = HeapReachability.FullMark(_target);
         var exceptions = heap.EnumerateObjects().Where(o => o.Type?.Name is "System.InvalidOperationException" or "System.IndexOutOfRangeException").Take(2000).ToList();
         Assert.That(exceptions.Count(e => !reachable.Contains(e.Address)), Is.GreaterThan(10), "the hammering leaves dead exceptions on the heap");
         foreach (ClrObject e in exceptions)
@@ -100,7 +100,7 @@ public class ThreadStackTests
     {
         using Target target = TargetOpener.OpenDump(_core, new TargetOptions { Limits = Limits.Default with { MaxLiveMarkObjects = 50 } });
         ClrHeap heap = target.Runtime!.Heap;
-        HashSet<ulong> reachable = FullMark(target);
+        HashSet<ulong> reachable = HeapReachability.FullMark(target);
         ClrObject dead = heap.EnumerateObjects().First(o => o.Type?.Name == "System.InvalidOperationException" && !reachable.Contains(o.Address));
         Assert.That(target.Liveness!.Of(dead.Address), Is.EqualTo(Liveness.Unknown));
         Assert.That(target.Liveness.MarkedCount, Is.LessThanOrEqualTo(50 + 1));
@@ -111,46 +111,6 @@ public class ThreadStackTests
         ClrRuntime runtime = _target.Runtime!;
         ClrType type = runtime.EnumerateModules().Select(m => m.GetTypeByName(typeName)).OfType<ClrType>().First();
         return type.GetStaticFieldByName(field)!.ReadObject(runtime.AppDomains[0]).Address;
-    }
-
-    /// <summary>The plain way: every object reachable from the same roots, marked in full (the oracle for the incremental mark).</summary>
-    private static HashSet<ulong> FullMark(Target target)
-    {
-        ClrHeap heap = target.Runtime!.Heap;
-        var marked = new HashSet<ulong>();
-        var pending = new Stack<ulong>();
-        void Mark(ulong address)
-        {
-            if (address != 0 && marked.Add(address))
-                pending.Push(address);
-        }
-        var dependent = new List<ClrHandle>();
-        foreach (ClrHandle handle in target.Runtime.EnumerateHandles())
-        {
-            if (handle.IsStrong)
-                Mark(handle.Object.Address);
-            else if (handle.HandleKind == ClrHandleKind.Dependent)
-                dependent.Add(handle);
-        }
-        foreach (ClrRoot root in heap.EnumerateFinalizerRoots().Concat(heap.EnumerateAdditionalRoots()))
-            Mark(root.Object.Address);
-        foreach (TargetThread thread in target.Threads)
-            Mark(thread.CurrentException);
-        bool more = true;
-        while (more)
-        {
-            while (pending.TryPop(out ulong address))
-                if (heap.GetObject(address) is { IsValid: true } obj)
-                    foreach (ulong child in obj.EnumerateReferenceAddresses(carefully: true))
-                        Mark(child);
-            more = false;
-            foreach (ClrHandle handle in dependent.Where(h => marked.Contains(h.Object.Address) && !marked.Contains(h.Dependent.Address)))
-            {
-                Mark(handle.Dependent.Address);
-                more = true;
-            }
-        }
-        return marked;
     }
 
     /// <summary>Each thread's rsp as the kernel's NT_PRSTATUS layout has it (x86-64: pr_reg at 112, rsp its 20th register).</summary>
