@@ -7,17 +7,21 @@
 # It runs the suite's DictCycleSeedAttributionTests race test on fresh dumps (the suite checks one per runtime), then prints
 # the table of dumps and the totals. A race needs the writers to overlap: on a busy machine it takes more launches.
 #
-# usage: scripts/seed-attribution.sh [--dumps N]    N dumps per runtime (default 24: 48 in all)
+# usage: scripts/seed-attribution.sh [--dumps N] [--no-build]
+#   --dumps N     N dumps per runtime (default 24: 48 in all)
+#   --no-build    use the tests and diagext as built (e.g. in a copy of the tree, while the tree itself is rebuilt)
 # Output: artifacts/seed-attribution/dumps.tsv (one line per dump) and the summary on stdout.
 # Exit code: 0 when every dump passed, 1 when any named a wrong thread (or none), 2 on a usage or build error.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 dumps=24
+build=1
 while [ $# -gt 0 ]; do
     case "$1" in
         --dumps) dumps=${2:-}; [[ "$dumps" =~ ^[1-9][0-9]*$ ]] || { echo "seed-attribution.sh: --dumps needs a number" >&2; exit 2; }; shift ;;
-        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --no-build) build=0 ;;
+        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "seed-attribution.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
     shift
@@ -28,8 +32,10 @@ mkdir -p "$out"
 log=$out/dumps.tsv
 rm -f "$log"
 echo "load at start: $(uptime | sed 's/.*load average: //')"
-dotnet build tests/DiagExt.Tests -c Release --nologo -v q -clp:"ErrorsOnly;NoSummary" >/dev/null || { echo "seed-attribution.sh: build failed" >&2; exit 2; }
-dotnet build managed/DiagExt.Cli -c Release --nologo -v q -clp:"ErrorsOnly;NoSummary" >/dev/null || { echo "seed-attribution.sh: build failed" >&2; exit 2; }
+if [ $build = 1 ]; then
+    # diagext runs in the test process (tests/.../Infrastructure/Diagext.cs): building the tests builds what they run.
+    dotnet build tests/DiagExt.Tests -c Release --nologo -v q -clp:"ErrorsOnly;NoSummary" >/dev/null || { echo "seed-attribution.sh: build failed" >&2; exit 2; }
+fi
 
 start=$(date +%s)
 set +e
@@ -51,6 +57,10 @@ awk -F'\t' '
         }
         printf "total: %d dumps, %d problems\n", D, P
     }' "$log" 2>/dev/null || true
+# DumpMaker writes one progress line per createdump that died (the 8.0/9.0 createdump dies inside the DAC now and then).
+retries=$(grep -c "^ *createdump of process .* failed" "$out/test.log" || true)
+echo "createdump died and was retried: $retries times"
+grep -o "failed (exit code [^:]*" "$out/test.log" | sort | uniq -c || true
 if [ $status -ne 0 ]; then
     grep -E "named |no hammering|verdict" "$out/test.log" | head -40 || true
     echo "see $out/test.log"
