@@ -44,5 +44,5 @@ set +e
 dotnet managed/DiagExt.Cli/bin/Release/net10.0/diagext.dll dictcycle "$dump"
 code=$?
 set -e
-echo "diagext exit code: $code (0 nothing found, 1 hazards found, 2 usage or input error, 130/143 cancelled)" >&2
+echo "diagext exit code: $code (0 nothing found, 1 hazards found, 2 usage or input error, 3 incomplete, 130/143 cancelled)" >&2
 [ "$code" -eq 1 ]

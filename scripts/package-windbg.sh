@@ -20,7 +20,19 @@ rm -rf "$out/x64/diagext" "$out/x86/diagext" "$zips"
 publish=(dotnet publish managed/DiagExt.Cli -c Release --nologo -v q -clp:"ErrorsOnly;NoSummary")
 "${publish[@]}" -r win-x64 --self-contained -o "$out/x64/diagext"
 "${publish[@]}" -r win-x86 --self-contained false -p:UseAppHost=false -o "$out/x86/diagext"
-sed "s/@VERSION@/$version/" native/package/GalleryManifest.xml > "$out/GalleryManifest.xml"
+# One EngineCommand per debugger command of diagext's own list (native/build.sh wrote it), escaped for XML.
+engine_commands=$(awk -F '\t' '
+    function xml(s) { gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s); return s }
+    function item(name, syntax, text) {
+        printf "          <EngineCommand Name=\"%s\">\n            <EngineCommandItem>\n", name
+        printf "              <Syntax>%s</Syntax>\n              <Description>%s</Description>\n", xml(syntax), xml(text)
+        printf "            </EngineCommandItem>\n          </EngineCommand>\n"
+    }
+    BEGIN { item("diagext", "!diagext <command> [diagext options]", "runs any of the commands below by name") }
+    $2 == "debugger" { item($1, "!DiagExt." $1 " [diagext options]", $3) }' artifacts/native-build/commands.tsv)
+ENGINE_COMMANDS=$engine_commands awk -v version="$version" '
+    /@ENGINE_COMMANDS@/ { print ENVIRON["ENGINE_COMMANDS"]; next }
+    { gsub(/@VERSION@/, version); print }' native/package/GalleryManifest.xml > "$out/GalleryManifest.xml"
 
 mkdir -p "$zips"
 stage=$(mktemp -d)

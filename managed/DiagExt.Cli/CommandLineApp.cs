@@ -49,7 +49,7 @@ public static class CommandLineApp
         catch (Exception e) when (e is DiagExtException or InvalidDataException)
         {
             // InvalidDataException: data read from the target that contradicts itself, found after opening.
-            io.Error.WriteLine($"diagext: {OneLine(e.Message)}");
+            io.Error.WriteLine($"diagext: {OneLine(e is DiagExtException known ? RemedyWords.Message(known) : e.Message)}");
             return (int)ExitCode.InputError;
         }
         catch (Exception e) when (e is not OutOfMemoryException)

@@ -100,3 +100,29 @@ HRESULT RunDiagextCommand(IDebugClient* client, const char* command, const char*
         return E_OUTOFMEMORY;
     }
 }
+
+HRESULT RunDiagextCommandLine(IDebugClient* client, const char* line, const char* const* known, size_t knownCount) noexcept
+{
+    try
+    {
+        std::string text = line == nullptr ? std::string() : std::string(line);
+        size_t start = text.find_first_not_of(" \t");
+        if (start == std::string::npos)
+            return Run(client, "help", "");
+        size_t end = text.find_first_of(" \t", start);
+        std::string name = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        std::string rest = end == std::string::npos ? std::string() : text.substr(end);
+        for (size_t i = 0; i < knownCount; i++)
+            if (name == known[i])
+                return Run(client, known[i], rest.c_str());
+        DebuggerOutput output;
+        if (!output.Attach(client))
+            return E_NOINTERFACE;
+        output.Error(std::wstring(Prefix) + L"unknown command '" + FromAnsi(name.c_str()) + L"'; !DiagExt.help lists the commands");
+        return E_INVALIDARG;
+    }
+    catch (...)
+    {
+        return E_OUTOFMEMORY;
+    }
+}

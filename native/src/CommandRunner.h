@@ -6,3 +6,7 @@
 
 // Never throws; the HRESULT is what the export returns to the engine.
 HRESULT RunDiagextCommand(IDebugClient* client, const char* command, const char* args) noexcept;
+
+// "!diagext <command> [options]": the first word names one of the diagext commands in known (the generated
+// list the per-command exports come from); none runs help. Never throws.
+HRESULT RunDiagextCommandLine(IDebugClient* client, const char* line, const char* const* known, size_t knownCount) noexcept;

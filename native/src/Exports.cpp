@@ -1,7 +1,19 @@
-// The DLL's exports, named in DiagExt.def. Each command only forwards to diagext.
+// The DLL's exports. Each command only forwards to diagext. The per-command exports (!analyze, !dictcycle, ...)
+// are generated: Commands.inc holds one DIAGEXT_COMMAND(name) line per command 'diagext help --list' marks
+// "debugger", written by CMake from that list (native/build.sh asks the diagext it builds), so a detector added
+// to the catalog gets its !command with no edit here.
 #include <windows.h>
 #include <dbgeng.h>
 #include "CommandRunner.h"
+
+namespace
+{
+const char* const DebuggerCommands[] = {
+#define DIAGEXT_COMMAND(name) #name,
+#include "Commands.inc"
+#undef DIAGEXT_COMMAND
+};
+}  // namespace
 
 extern "C" {
 
@@ -16,16 +28,15 @@ void CALLBACK DebugExtensionUninitialize() {}
 
 void CALLBACK DebugExtensionNotify(ULONG, ULONG64) {}
 
-HRESULT CALLBACK help(PDEBUG_CLIENT client, PCSTR args) { return RunDiagextCommand(client, "help", args); }
+// "!diagext <command> [options]": any command of the list, as SOS's one generic export runs any managed command.
+HRESULT CALLBACK diagext(PDEBUG_CLIENT client, PCSTR args)
+{
+    return RunDiagextCommandLine(client, args, DebuggerCommands, sizeof(DebuggerCommands) / sizeof(DebuggerCommands[0]));
+}
 
-HRESULT CALLBACK analyze(PDEBUG_CLIENT client, PCSTR args) { return RunDiagextCommand(client, "analyze", args); }
-
-HRESULT CALLBACK dictcycle(PDEBUG_CLIENT client, PCSTR args) { return RunDiagextCommand(client, "dictcycle", args); }
-
-HRESULT CALLBACK loaderlock(PDEBUG_CLIENT client, PCSTR args) { return RunDiagextCommand(client, "loaderlock", args); }
-
-HRESULT CALLBACK wcfhang(PDEBUG_CLIENT client, PCSTR args) { return RunDiagextCommand(client, "wcfhang", args); }
-
-HRESULT CALLBACK ctororder(PDEBUG_CLIENT client, PCSTR args) { return RunDiagextCommand(client, "ctororder", args); }
+#define DIAGEXT_COMMAND(name) \
+    HRESULT CALLBACK name(PDEBUG_CLIENT client, PCSTR args) { return RunDiagextCommand(client, #name, args); }
+#include "Commands.inc"
+#undef DIAGEXT_COMMAND
 
 }  // extern "C"

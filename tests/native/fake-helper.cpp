@@ -7,7 +7,7 @@
 //   garbage  write binary bytes, then wait (the extension must stop it)
 //   crash    print one line, then crash with an access violation
 //   silent   exit 1 without printing anything (what a diagext killed by taskkill looks like)
-//   exit3    print a line on stderr and exit 3
+//   exit7    print a line on stderr and exit 7 (a code diagext never documents)
 #include <windows.h>
 #include <string.h>
 
@@ -80,11 +80,11 @@ int wmain(int argc, wchar_t** argv)
     }
     if (wcscmp(mode, L"silent") == 0)
         return 1;
-    if (wcscmp(mode, L"exit3") == 0)
+    if (wcscmp(mode, L"exit7") == 0)
     {
         DWORD written = 0;
         WriteFile(GetStdHandle(STD_ERROR_HANDLE), "fake-helper: failing\n", 21, &written, nullptr);
-        return 3;
+        return 7;
     }
     Write("fake-helper: no --fake=MODE given\n");
     return 2;

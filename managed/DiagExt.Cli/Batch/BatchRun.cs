@@ -1,6 +1,8 @@
+using DiagExt.Core.Catalog;
 using System.Diagnostics;
 using DiagExt.Cli.CommandLine;
 using DiagExt.Cli.Commands;
+using DiagExt.Core.Analysis;
 using DiagExt.Core.Errors;
 using DiagExt.Core.Rendering.Batch;
 using DiagExt.Core.Reports;
@@ -38,14 +40,14 @@ public static class BatchRun
         WriteReports(report, settings);
         if (settings.JsonToStdout)
         {
-            io.Out.Write(BatchJsonRenderer.RenderToString(report));
+            io.Out.Write(new BatchJsonRenderer(DetectorCatalog.Json).RenderToString(report));
         }
         else
         {
             // One dump named on its own ('analyze a.core --html r.html') shows the report it would show without the
             // report file, not a one-row table: asking for a file must not change what the terminal says.
             if (OneNamedDump(settings, report) is { } single)
-                OutputFormats.Render(OutputFormat.Text, single, io);
+                OutputFormats.Render(OutputFormat.Text, single, io, arguments.Has(CommonOptions.Verbose.Name));
             else
                 BatchTextRenderer.Render(report, io.Out);
             foreach (string? file in new[] { settings.JsonFile, settings.MarkdownFile, settings.HtmlFile })
@@ -90,11 +92,11 @@ public static class BatchRun
     private static void WriteReports(BatchReport report, BatchSettings settings)
     {
         if (settings.JsonFile is { } json)
-            Write(json, stream => BatchJsonRenderer.Render(report, stream));
+            Write(json, stream => new BatchJsonRenderer(DetectorCatalog.Json).Render(report, stream));
         if (settings.MarkdownFile is { } markdown)
             Write(markdown, stream => { using var w = new StreamWriter(stream); BatchMarkdownRenderer.Render(report, w); });
         if (settings.HtmlFile is { } html)
-            Write(html, stream => { using var w = new StreamWriter(stream); BatchHtmlRenderer.Render(report, w); });
+            Write(html, stream => { using var w = new StreamWriter(stream); BatchHtmlRenderer.Render(report, w, DetectorCatalog.Json); });
     }
 
     /// <summary>Writes beside the target and renames, so a reader never sees half a report.</summary>

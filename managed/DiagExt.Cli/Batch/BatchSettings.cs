@@ -1,3 +1,4 @@
+using DiagExt.Core;
 using DiagExt.Cli.CommandLine;
 using DiagExt.Cli.Commands;
 using DiagExt.Core.Targets;

@@ -1,3 +1,4 @@
+using DiagExt.Core;
 using DiagExt.Core.Errors;
 using DiagExt.Core.Reports;
 using DiagExt.Core.Targets;

@@ -1,3 +1,5 @@
+using DiagExt.Core.Catalog;
+using DiagExt.Core.Analysis;
 using System.Diagnostics;
 using System.Globalization;
 using System.Text.Json;
@@ -66,11 +68,11 @@ public static class WorkerProcess
 
     private static WorkerOutcome Interpret(DumpCandidate dump, ChildExit exit, string output, TimeSpan elapsed, long? peak, BatchSettings settings)
     {
-        if (exit.Code is (int)ExitCode.NothingFound or (int)ExitCode.HazardsFound)
+        if (exit.Code is (int)ExitCode.NothingFound or (int)ExitCode.HazardsFound or (int)ExitCode.Incomplete)
         {
             try
             {
-                return new WorkerOutcome(DumpStatus.Analysed, null, ReportJson.Read(output), elapsed, peak);
+                return new WorkerOutcome(DumpStatus.Analysed, null, DetectorCatalog.Json.Read(output), elapsed, peak);
             }
             catch (JsonException e)
             {

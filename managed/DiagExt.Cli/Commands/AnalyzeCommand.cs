@@ -1,3 +1,4 @@
+using DiagExt.Core.Catalog;
 using DiagExt.Cli.Batch;
 using DiagExt.Cli.CommandLine;
 using DiagExt.Core.Analysis;
@@ -15,6 +16,8 @@ public sealed class AnalyzeCommand : ICommand
 
     public string Summary => "run every detector on a dump or live process, or on every dump in files, folders and globs";
 
+    public bool InDebugger => true;
+
     public string Usage => "diagext analyze <dump> | --pid N [--snapshot] | <dumps, folders, globs>... [options]";
 
     public string Details =>
@@ -29,7 +32,8 @@ public sealed class AnalyzeCommand : ICommand
         "JSON document (schemaVersion, findings each with its dump, one entry per dump, totals). Reports: --json FILE.json " +
         "(or --json=FILE), --markdown FILE, --html FILE. Files in folders that are not dumps are listed as skipped; a named " +
         "file that is not a dump counts as a failure.\n\n" +
-        "Batch exit code: 2 if no dump could be analysed, else 1 if any hazard was found, else 0.";
+        "Batch exit code: 2 if no dump could be analysed, else 1 if any hazard was found, else 3 if a detector failed on " +
+        "some dump (the reports list which), else 0.";
 
     public IReadOnlyList<OptionSpec> Options { get; } = [.. CommonOptions.Target, .. BatchOptions.All];
 

@@ -1,3 +1,4 @@
+using DiagExt.Core.Catalog;
 using DiagExt.Cli.CommandLine;
 using DiagExt.Core.Analysis;
 using DiagExt.Core.Errors;

@@ -1,6 +1,6 @@
+using DiagExt.Core.Catalog;
 using DiagExt.Cli.CommandLine;
 using DiagExt.Core.Analysis;
-using DiagExt.Core.Detectors.CtorOrder;
 
 namespace DiagExt.Cli.Commands;
 
@@ -18,7 +18,7 @@ public static class CommandCatalog
     private static IReadOnlyList<ICommand> Create()
     {
         var commands = new List<ICommand> { new AnalyzeCommand(), new AttachCommand() };
-        commands.AddRange(DetectorCatalog.CreateAll().Select(d => d.Name == CtorOrderDetector.CommandName ? (ICommand)new CtorOrderCommand(d) : new DetectorCommand(d)));
+        commands.AddRange(DetectorCatalog.CreateAll().Select(d => d is IFileScan scan ? (ICommand)new FileScanCommand(d, scan) : new DetectorCommand(d)));
         commands.Add(new PsCommand());
         commands.Add(new HelpCommand(() => All));
         commands.Add(new VersionCommand());

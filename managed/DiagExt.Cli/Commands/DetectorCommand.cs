@@ -11,6 +11,8 @@ public sealed class DetectorCommand(IDetector detector) : ICommand
 
     public string Summary => detector.Description;
 
+    public bool InDebugger => true;
+
     public string Usage => $"diagext {detector.Name} <dump> | --pid N [--dac PATH] [--format text|dml|json | --json] [--threads N]";
 
     public string Details => detector.Explanation;

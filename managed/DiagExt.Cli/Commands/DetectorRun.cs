@@ -21,18 +21,19 @@ public static class DetectorRun
         {
             // A live Linux target is bound to this thread (ptrace): open, analyse and release it here.
             var opening = Stopwatch.StartNew();
-            using Target target = TargetArguments.Open(arguments, command, deadline.Token);
+            TimeSpan window = detectors.Select(d => d.LiveSampleWindow).DefaultIfEmpty(TimeSpan.Zero).Max();
+            using Target target = TargetArguments.Open(arguments, command, deadline.Token, window);
             var startup = new StartupTimes(sinceProcessStart, opening.Elapsed);
             AnalysisReport report = Analyzer.Run(target, detectors, deadline.Token) with { Startup = startup };
-            if (report.NothingRan)
+            if (report.AllSkipped)
             {
                 // Nothing could be analysed (e.g. dictcycle on a dump without .NET): an input error, in one line.
                 string reasons = string.Join("; ", report.Outcomes.Select(o => o.Reason).Distinct());
                 string skipped = string.Join(", ", report.Outcomes.Select(o => o.Detector));
                 throw new DiagExtException($"{target.DisplayName}: {reasons} (no detector could run: {skipped} skipped)");
             }
-            OutputFormats.Render(format, report, io);
-            return report.HasFindings ? ExitCode.HazardsFound : ExitCode.NothingFound;
+            OutputFormats.Render(format, report, io, arguments.Has(CommonOptions.Verbose.Name));
+            return report.ExitCode;
         }
         catch (OperationCanceledException) when (deadline.Expired(io.Cancellation))
         {

@@ -1,3 +1,4 @@
+using DiagExt.Core;
 using System.Text;
 using DiagExt.Cli.CommandLine;
 using DiagExt.Core.Errors;
@@ -12,14 +13,30 @@ public sealed class HelpCommand(Func<IReadOnlyList<ICommand>> commands) : IComma
 
     public string Summary => "show the commands, or one command's options";
 
-    public string Usage => "diagext help [<command>]";
+    public string Usage => "diagext help [<command> | --list]";
 
-    public string Details => "Without a command, lists every command. With one, shows its usage, options and what it does.";
+    public bool InDebugger => true;
 
-    public IReadOnlyList<OptionSpec> Options => [CommonOptions.Help];
+    public string Details =>
+        "Without a command, lists every command. With one, shows its usage, options and what it does. With --list, one line " +
+        "per command for scripts: its name, 'debugger' if the WinDbg extension has it as !name (else 'cli'), and its " +
+        "one-line summary, separated by tabs. The extension's exports, its gallery manifest and the package's readme are " +
+        "generated from this list.";
+
+    public static readonly OptionSpec List = new("--list", null, "one line per command: name, debugger|cli, summary (tab-separated)");
+
+    public IReadOnlyList<OptionSpec> Options => [List, CommonOptions.Help];
 
     public ExitCode Execute(ParsedArguments arguments, CommandIo io)
     {
+        if (arguments.Has(List.Name))
+        {
+            if (arguments.Positionals.Count > 0)
+                throw new UsageException("--list lists every command: it takes no command name");
+            foreach (ICommand c in commands())
+                io.Out.WriteLine($"{c.Name}\t{(c.InDebugger ? "debugger" : "cli")}\t{c.Summary}");
+            return ExitCode.NothingFound;
+        }
         if (arguments.Positionals.Count == 0)
         {
             io.Out.Write(Overview(commands()));
@@ -31,7 +48,7 @@ public sealed class HelpCommand(Func<IReadOnlyList<ICommand>> commands) : IComma
         return ExitCode.NothingFound;
     }
 
-    private const string ExitCodes = "exit codes: 0 nothing found, 1 hazards found, 2 usage or input error, 130 cancelled by Ctrl+C, 143 by SIGTERM.";
+    private const string ExitCodes = ExitCodeText.Summary;
 
     public static string Overview(IReadOnlyList<ICommand> commands)
     {

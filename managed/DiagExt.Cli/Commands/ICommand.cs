@@ -19,5 +19,11 @@ public interface ICommand
 
     IReadOnlyList<OptionSpec> Options { get; }
 
+    /// <summary>
+    /// Whether the WinDbg extension exports it as !name (the target is the debugger's): analyze, every detector, help.
+    /// The export table, the .def file and the gallery manifest are generated from 'diagext help --list'.
+    /// </summary>
+    bool InDebugger => false;
+
     ExitCode Execute(ParsedArguments arguments, CommandIo io);
 }

@@ -1,3 +1,4 @@
+using DiagExt.Core.Catalog;
 using DiagExt.Cli.CommandLine;
 using DiagExt.Core.Analysis;
 using DiagExt.Core.Rendering;
@@ -37,18 +38,19 @@ public static class OutputFormats
         };
     }
 
-    public static void Render(OutputFormat format, AnalysisReport report, CommandIo io)
+    /// <param name="verbose">--verbose: a failed detector's stack too (JSON: its "detail").</param>
+    public static void Render(OutputFormat format, AnalysisReport report, CommandIo io, bool verbose)
     {
         switch (format)
         {
             case OutputFormat.Json:
-                ReportJson.Write(report, io.Out);
+                DetectorCatalog.Json.Write(verbose ? report : report.WithoutDetails(), io.Out);
                 break;
             case OutputFormat.Dml:
-                new ConsoleReportRenderer(new DmlStyle(managedTarget: report.Target?.Runtime.IsLoaded == true)).Render(report, io.Markup);
+                new ConsoleReportRenderer(new DmlStyle(managedTarget: report.Target?.Runtime.IsLoaded == true), verbose).Render(report, io.Markup);
                 break;
             default:
-                new ConsoleReportRenderer(new PlainStyle()).Render(report, io.Out);
+                new ConsoleReportRenderer(new PlainStyle(), verbose).Render(report, io.Out);
                 break;
         }
     }

@@ -1,4 +1,5 @@
 using DiagExt.Cli.CommandLine;
+using DiagExt.Core.Errors;
 using DiagExt.Core.Targets;
 using DiagExt.Core.Targets.Sources;
 
@@ -7,13 +8,18 @@ namespace DiagExt.Cli.Commands;
 /// <summary>Turns "&lt;dump&gt;" (a dump, a .gz, a .zip with --entry) or "--pid N [--snapshot]" (plus --dac) into an opened target.</summary>
 public static class TargetArguments
 {
-    public static Target Open(ParsedArguments arguments, string command, CancellationToken cancellation)
+    /// <param name="liveSampleWindow">How long to watch a live process before reading it, when a detector asks for longer than the default.</param>
+    public static Target Open(ParsedArguments arguments, string command, CancellationToken cancellation, TimeSpan liveSampleWindow = default)
     {
         int? pid = arguments.IntValue(CommonOptions.Pid.Name);
         string? entry = arguments.Value(CommonOptions.Entry.Name);
         bool noSuspend = arguments.Has(CommonOptions.NoSuspend.Name);
         if (noSuspend && (pid is null || arguments.Has(CommonOptions.Snapshot.Name)))
             throw new UsageException("--no-suspend goes with --pid N alone (not with a dump or --snapshot)");
+        if (arguments.Value(CommonOptions.Dac.Name) is { } dac && !File.Exists(dac))
+            throw new DiagExtException($"{CommonOptions.Dac.Name} {dac}: no such file");
+        if (pid is < 1)
+            throw new UsageException($"--pid {pid}: a process id is a positive number");
         int? threads = arguments.IntValue(CommonOptions.Threads.Name);
         if (threads is < 1)
             throw new UsageException($"--threads {threads}: give at least 1");
@@ -24,7 +30,10 @@ public static class TargetArguments
             SymbolTimeout = SymbolArguments.StallTimeout(arguments),
             Threads = threads,
             SuspendLiveProcess = !noSuspend,
+            Remedies = RemedyWords.Instance,
         };
+        if (liveSampleWindow > options.LiveCpuSampleWindow)
+            options = options with { LiveCpuSampleWindow = liveSampleWindow };
         if (pid is not null)
         {
             if (arguments.Positionals.Count > 0)

@@ -1,3 +1,4 @@
+using DiagExt.Core;
 using DiagExt.Cli.CommandLine;
 using DiagExt.Core.Errors;
 using DiagExt.Core.Rendering;

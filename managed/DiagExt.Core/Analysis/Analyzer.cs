@@ -28,7 +28,7 @@ public static class Analyzer
         }
         catch
         {
-            stop.Cancel(); // a detector failed: stop the walk too
+            stop.Cancel(); // cancelled (a detector's own failure is its outcome): stop the walk too
             throw;
         }
         finally
@@ -48,7 +48,17 @@ public static class Analyzer
             return new DetectorOutcome(detector.Name, DetectorStatus.Skipped, reason, [], TimeSpan.Zero);
         var watch = Stopwatch.StartNew();
         AnalysisContext own = context.ForDetector();
-        IReadOnlyList<Finding> findings = detector.Analyze(own);
+        IReadOnlyList<Finding> findings;
+        try
+        {
+            FailureInjection.ThrowIfAsked(detector.Name);
+            findings = detector.Analyze(own);
+        }
+        catch (Exception e) when (!(e is OperationCanceledException && context.Cancellation.IsCancellationRequested))
+        {
+            // One detector's bug, or a target it cannot read, must not take the others' findings with it.
+            return DetectorOutcome.Failure(detector.Name, e, watch.Elapsed);
+        }
         // A process read in the middle of a garbage collection has a heap whose objects may be half moved:
         // a finding that is missing must not read as a healthy heap.
         if (detector.HeapInterest is not null && own.HeapStarted && !own.Heap.Walkable)

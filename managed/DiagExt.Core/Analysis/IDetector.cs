@@ -36,8 +36,17 @@ public interface IDetector
     /// <summary>The heap objects this detector wants from the shared pass, or null if it needs none.</summary>
     IHeapInterest? HeapInterest { get; }
 
-    /// <summary>The record its findings are: a batch reads a finding's JSON back into it.</summary>
-    Type FindingType { get; }
+    /// <summary>
+    /// The record its findings are and its generated JSON contract (a <c>JsonSerializerContext</c> in the detector's
+    /// folder): every report writes its findings with it, and a batch reads a finding's JSON back into it.
+    /// </summary>
+    FindingContract Contract { get; }
+
+    /// <summary>
+    /// On a live process, how long to watch its threads (CPU time, system call) before it is suspended and read: a
+    /// detector that says whether blocked threads moved asks for more than the default short window.
+    /// </summary>
+    TimeSpan LiveSampleWindow => TimeSpan.Zero;
 
     IReadOnlyList<Finding> Analyze(AnalysisContext context);
 }

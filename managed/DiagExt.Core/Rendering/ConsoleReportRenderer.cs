@@ -8,7 +8,8 @@ namespace DiagExt.Core.Rendering;
 /// Renders a report for people, WinDbg style (hex addresses and thread ids), as plain text or DML.
 /// It only formats what the findings say; it never reads the target.
 /// </summary>
-public sealed class ConsoleReportRenderer(IMarkupStyle style)
+/// <param name="verbose">Also print where a failed detector failed (its stack), for a bug report.</param>
+public sealed class ConsoleReportRenderer(IMarkupStyle style, bool verbose = false)
 {
     private static readonly CultureInfo Invariant = CultureInfo.InvariantCulture;
 
@@ -20,13 +21,25 @@ public sealed class ConsoleReportRenderer(IMarkupStyle style)
         {
             if (outcome.Status == DetectorStatus.Skipped)
                 output.WriteLine(style.Text($"{outcome.Detector}: skipped: {outcome.Reason}"));
+            else if (outcome.Status == DetectorStatus.Failed)
+                RenderFailure(outcome, output);
             else if (outcome.Reason is { } note)
                 output.WriteLine(style.Text($"{outcome.Detector}: note: {note}"));
             foreach (Finding finding in outcome.Findings)
                 RenderFinding(finding, advicePrinted, output);
         }
         output.WriteLine();
+        if (report.Incomplete)
+            output.WriteLine(style.Strong(style.Text(ReportText.Incomplete(report))));
         output.WriteLine(Footer(report));
+    }
+
+    private void RenderFailure(DetectorOutcome outcome, TextWriter output)
+    {
+        output.WriteLine(style.Strong(style.Text($"{outcome.Detector}: failed: {outcome.Reason}")));
+        if (verbose && outcome.Detail is { } detail)
+            foreach (string line in detail.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
+                output.WriteLine($"    {style.Text(line)}");
     }
 
     /// <param name="advicePrinted">Advice already printed in this run: a paragraph shared by many findings is printed once.</param>

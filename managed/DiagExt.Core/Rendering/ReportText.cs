@@ -22,6 +22,13 @@ public static class ReportText
 
     public static string Count(AnalysisReport report, string none = "no hazard") => Count(report.Hazards, report.Notes, none);
 
+    /// <summary>"analysis incomplete: hang failed, so what it looks for is not in this report".</summary>
+    public static string Incomplete(AnalysisReport report)
+    {
+        string[] failed = report.Failures.Select(o => o.Detector).ToArray();
+        return $"analysis incomplete: {string.Join(", ", failed)} failed, so what {(failed.Length == 1 ? "it looks" : "they look")} for is not in this report";
+    }
+
     public static string Plural(int n, string noun) => n == 1 ? $"1 {noun}" : $"{n.ToString(Invariant)} {noun}s";
 
     /// <summary>"CPU user 1.500s kernel 0.250s", with the share of a core before a live attach; "" when not recorded.</summary>

@@ -1,3 +1,4 @@
+using DiagExt.Core.Errors;
 using DiagExt.Core.Targets;
 
 namespace DiagExt.Core.Reports;
@@ -55,8 +56,21 @@ public sealed record AnalysisReport(ReportSubject Subject, IReadOnlyList<Detecto
     /// <summary>Whether any finding is a hazard or warning; information alone is not "hazards found".</summary>
     public bool HasFindings => Hazards > 0;
 
-    /// <summary>True when no requested detector could run (e.g. dictcycle on a dump without .NET).</summary>
-    public bool NothingRan => Outcomes.All(o => o.Status != DetectorStatus.Ran);
+    /// <summary>True when every requested detector was skipped (e.g. dictcycle on a dump without .NET): nothing was analysed.</summary>
+    public bool AllSkipped => Outcomes.All(o => o.Status == DetectorStatus.Skipped);
+
+    /// <summary>Detectors that threw: the report lacks what they would have found.</summary>
+    public IEnumerable<DetectorOutcome> Failures => Outcomes.Where(o => o.Status == DetectorStatus.Failed);
+
+    /// <summary>Whether a detector failed, so "no hazard" does not mean the target is healthy.</summary>
+    public bool Incomplete => Failures.Any();
+
+    /// <summary>The same report without the failed detectors' stacks, which only --verbose shows.</summary>
+    public AnalysisReport WithoutDetails() =>
+        Outcomes.Any(o => o.Detail is not null) ? this with { Outcomes = Outcomes.Select(o => o with { Detail = null }).ToList() } : this;
+
+    /// <summary>1 if any hazard was found (complete or not), else 3 if a detector failed, else 0.</summary>
+    public ExitCode ExitCode => HasFindings ? ExitCode.HazardsFound : Incomplete ? ExitCode.Incomplete : ExitCode.NothingFound;
 
     /// <summary>What detectors that ran said besides findings ("loader lock ... is free"), with the detector's name.</summary>
     public IEnumerable<(string Detector, string Note)> RanNotes =>

@@ -35,9 +35,19 @@ public sealed record BatchReport(
     /// <summary>Findings that are hazards or warnings (severity other than "information", as for one dump's exit code).</summary>
     public int Hazards => Findings.Count(f => f.Finding.IsHazard);
 
-    /// <summary>2 if no dump could be analysed (or none was found, or the batch was cancelled), else 1 if any hazard was found, else 0.</summary>
+    /// <summary>Analysed dumps on which a detector failed: their reports lack that detector's findings.</summary>
+    public IEnumerable<DumpResult> Incomplete => Distinct.Where(d => d.Report?.Incomplete == true);
+
+    /// <summary>
+    /// 130 if cancelled; 2 if no dump could be analysed (or none was found); else 1 if any hazard was found; else 3 if
+    /// a detector failed on some dump; else 0.
+    /// </summary>
     public ExitCode ExitCode =>
-        Cancelled ? ExitCode.Cancelled : Analysed == 0 ? ExitCode.InputError : Hazards > 0 ? ExitCode.HazardsFound : ExitCode.NothingFound;
+        Cancelled ? ExitCode.Cancelled
+        : Analysed == 0 ? ExitCode.InputError
+        : Hazards > 0 ? ExitCode.HazardsFound
+        : Incomplete.Any() ? ExitCode.Incomplete
+        : ExitCode.NothingFound;
 
     /// <summary>Every detector named in any report of the batch, in first-seen order: the columns of a summary table.</summary>
     public IReadOnlyList<string> Detectors =>

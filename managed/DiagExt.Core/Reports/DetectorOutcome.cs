@@ -1,12 +1,22 @@
-
 namespace DiagExt.Core.Reports;
 
 public enum DetectorStatus
 {
     Ran,
     Skipped,
+
+    /// <summary>The detector threw: its <see cref="DetectorOutcome.Reason"/> says what; the other detectors' findings stand.</summary>
     Failed,
 }
 
-/// <summary>What one detector did in one analysis: its findings, or why it did not run.</summary>
-public sealed record DetectorOutcome(string Detector, DetectorStatus Status, string? Reason, IReadOnlyList<Finding> Findings, TimeSpan Elapsed);
+/// <summary>What one detector did in one analysis: its findings, or why it did not run (or did not finish).</summary>
+public sealed record DetectorOutcome(string Detector, DetectorStatus Status, string? Reason, IReadOnlyList<Finding> Findings, TimeSpan Elapsed)
+{
+    /// <summary>For a failed detector, where it failed (the exception's stack), shown only with --verbose.</summary>
+    public string? Detail { get; init; }
+
+    public static DetectorOutcome Failure(string detector, Exception error, TimeSpan elapsed) =>
+        new(detector, DetectorStatus.Failed, $"{error.GetType().Name}: {OneLine(error.Message)}", [], elapsed) { Detail = error.StackTrace };
+
+    private static string OneLine(string text) => text.ReplaceLineEndings(" ").Trim();
+}

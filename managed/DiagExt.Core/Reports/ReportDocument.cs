@@ -38,7 +38,7 @@ internal sealed record ReportDocument
             : null,
         Scan = report.Subject is AssemblyScanSummary s ? new ScanDocument(s.Inputs, s.Files, s.Assemblies, s.NativeFilesSkipped, s.MethodsAnalysed) : null,
         Findings = report.Findings.ToList(),
-        Detectors = report.Outcomes.Select(o => new DetectorDocument(o.Detector, o.Status, o.Reason, o.Findings.Count, Ms(o.Elapsed))).ToList(),
+        Detectors = report.Outcomes.Select(o => new DetectorDocument(o.Detector, o.Status, o.Reason, o.Findings.Count, Ms(o.Elapsed), o.Detail)).ToList(),
         HeapObjects = report.HeapObjects,
         HeapPass = report.HeapPass is { } pass ? new HeapPassDocument(Ms(pass.Elapsed), pass.Background) : null,
         Startup = report.Startup is { } startup ? new StartupDocument(Ms(startup.ProcessStart), Ms(startup.Open)) : null,
@@ -55,7 +55,7 @@ internal sealed record ReportDocument
             _ => throw new System.Text.Json.JsonException("a report needs exactly one of \"target\" and \"scan\""),
         };
         var outcomes = Detectors.Select(d => new DetectorOutcome(d.Name, d.Status, d.Reason,
-            Findings.Where(f => f.Detector == d.Name).ToList(), TimeSpan.FromMilliseconds(d.ElapsedMs))).ToList();
+            Findings.Where(f => f.Detector == d.Name).ToList(), TimeSpan.FromMilliseconds(d.ElapsedMs)) { Detail = d.Detail }).ToList();
         if (outcomes.Sum(o => o.Findings.Count) != Findings.Count)
             throw new System.Text.Json.JsonException("a finding of a detector the report does not list");
         return new AnalysisReport(subject, outcomes, HeapObjects, TimeSpan.FromMilliseconds(ElapsedMs))
@@ -86,7 +86,8 @@ internal sealed record RuntimeDocument([property: JsonConverter(typeof(JsonStrin
 
 internal sealed record ScanDocument(string Inputs, int Files, int Assemblies, int NativeFilesSkipped, int MethodsAnalysed);
 
-internal sealed record DetectorDocument(string Name, DetectorStatus Status, string? Reason, int Findings, double ElapsedMs);
+/// <param name="Detail">A failed detector's stack, only in a --verbose report.</param>
+internal sealed record DetectorDocument(string Name, DetectorStatus Status, string? Reason, int Findings, double ElapsedMs, string? Detail = null);
 
 internal sealed record HeapPassDocument(double ElapsedMs, bool Background);
 

@@ -1,3 +1,4 @@
+using DiagExt.Core.Catalog;
 using System.Text.Encodings.Web;
 using System.Text.Json;
 using System.Text.Json.Serialization;
@@ -10,19 +11,30 @@ namespace DiagExt.Core.Reports;
 /// The one JSON form of a report: written by <c>--json</c> (one object with a "findings" array, each finding with
 /// the common fields plus its detector's own), and read back into the same records by a batch from each of its
 /// analysing processes. Writer and reader share <see cref="ReportDocument"/>, so the two cannot drift apart.
-/// Contracts come from <see cref="ReportJsonContext"/> (source-generated) through <see cref="TypeInfo{T}"/>.
+/// Contracts are source-generated: the report's own in <see cref="ReportJsonContext"/>, each finding record's in
+/// its detector's folder, handed in as <see cref="FindingContract"/>s (Analysis/DetectorCatalog.Json holds the
+/// instance with every detector), so this layer knows no detector.
 /// </summary>
-public static class ReportJson
+public sealed class ReportJson
 {
     public const int SchemaVersion = 1;
 
-    public static JsonSerializerOptions Options { get; } = CreateOptions();
+    private readonly Dictionary<string, Type> _findingTypes;
 
-    public static void Write(AnalysisReport report, TextWriter output) =>
+    public ReportJson(IEnumerable<FindingContract> findings)
+    {
+        FindingContract[] contracts = findings.ToArray();
+        _findingTypes = contracts.ToDictionary(c => c.Detector, c => c.FindingType, StringComparer.Ordinal);
+        Options = CreateOptions(contracts, this);
+    }
+
+    public JsonSerializerOptions Options { get; }
+
+    public void Write(AnalysisReport report, TextWriter output) =>
         output.WriteLine(JsonSerializer.Serialize(ReportDocument.From(report), TypeInfo<ReportDocument>()));
 
     /// <summary>A report as <see cref="Write"/> wrote it; <see cref="JsonException"/> if it is not one.</summary>
-    public static AnalysisReport Read(string json)
+    public AnalysisReport Read(string json)
     {
         try
         {
@@ -36,12 +48,12 @@ public static class ReportJson
     }
 
     /// <summary>One finding as JSON, with its detector's own fields: the batch's JSON and HTML show them.</summary>
-    public static JsonElement ToElement(Finding finding) => JsonSerializer.SerializeToElement(finding, TypeInfo<Finding>());
+    public JsonElement ToElement(Finding finding) => JsonSerializer.SerializeToElement(finding, TypeInfo<Finding>());
 
-    /// <summary>The contract of a type the context lists (or reaches), with <see cref="Options"/>.</summary>
-    internal static JsonTypeInfo<T> TypeInfo<T>() => (JsonTypeInfo<T>)Options.GetTypeInfo(typeof(T));
+    /// <summary>The contract of a type the contexts list (or reach), with <see cref="Options"/>.</summary>
+    internal JsonTypeInfo<T> TypeInfo<T>() => (JsonTypeInfo<T>)Options.GetTypeInfo(typeof(T));
 
-    private static JsonSerializerOptions CreateOptions()
+    private static JsonSerializerOptions CreateOptions(IEnumerable<FindingContract> findings, ReportJson json)
     {
         var options = new JsonSerializerOptions
         {
@@ -52,10 +64,10 @@ public static class ReportJson
             Encoder = JavaScriptEncoder.Default,
             // A child's report is trusted no more than its dump: bounded nesting.
             MaxDepth = 32,
-            TypeInfoResolver = ReportJsonContext.Default,
+            TypeInfoResolver = JsonTypeInfoResolver.Combine([ReportJsonContext.Default, .. findings.Select(f => f.Resolver)]),
         };
         options.Converters.Add(new MarkupAsTextConverter());
-        options.Converters.Add(new FindingJsonConverter());
+        options.Converters.Add(new FindingJsonConverter(json._findingTypes));
         // Every enum a report holds, by name: a new one needs its line here (or a converter on its property).
         options.Converters.Add(new CamelCaseEnumConverter<FindingSeverity>());
         options.Converters.Add(new CamelCaseEnumConverter<DetectorStatus>());
@@ -75,9 +87,9 @@ public static class ReportJson
 
     /// <summary>
     /// A finding is written as its own record type; read back as the record of the detector its "detector" field
-    /// names (<see cref="Analysis.DetectorCatalog.FindingType"/>), so a new detector needs no line here.
+    /// names (one of the <see cref="FindingContract"/>s), so a new detector needs no line here.
     /// </summary>
-    private sealed class FindingJsonConverter : JsonConverter<Finding>
+    private sealed class FindingJsonConverter(IReadOnlyDictionary<string, Type> types) : JsonConverter<Finding>
     {
         public override Finding Read(ref Utf8JsonReader reader, Type typeToConvert, JsonSerializerOptions options)
         {
@@ -86,7 +98,7 @@ public static class ReportJson
             if (element.ValueKind != JsonValueKind.Object || !element.TryGetProperty("detector", out JsonElement detector) || detector.ValueKind != JsonValueKind.String)
                 throw new JsonException("a finding without a \"detector\"");
             string name = detector.GetString()!;
-            Type type = Analysis.DetectorCatalog.FindingType(name) ?? throw new JsonException($"a finding of an unknown detector '{name}'");
+            Type type = types.GetValueOrDefault(name) ?? throw new JsonException($"a finding of an unknown detector '{name}'");
             return (Finding?)element.Deserialize(options.GetTypeInfo(type)) ?? throw new JsonException("null instead of a finding");
         }
 

@@ -1,5 +1,6 @@
 using System.Runtime.InteropServices;
 using System.Text.RegularExpressions;
+using DiagExt.Core.Errors;
 using DiagExt.Core.Native.Elf;
 using DiagExt.Core.Targets.Symbols;
 using Microsoft.Diagnostics.Runtime;
@@ -41,10 +42,10 @@ internal static partial class RuntimeLoader
             DacSearch search = DacLocator.Find(clr, target, options.Symbols, options.SymbolTimeout, cancellation);
             dac = search.File;
             if (dac is null)
-                return (null, new RuntimeStatus(RuntimeAvailability.DacNotFound, version, flavor, NotFound(flavor, version, DacFileName(target), search, options.Symbols)));
+                return (null, new RuntimeStatus(RuntimeAvailability.DacNotFound, version, flavor, NotFound(flavor, version, DacFileName(target), search, options)));
         }
         if (!File.Exists(dac))
-            return (null, new RuntimeStatus(RuntimeAvailability.DacNotFound, version, flavor, $"the DAC passed with --dac does not exist: {dac}"));
+            return (null, new RuntimeStatus(RuntimeAvailability.DacNotFound, version, flavor, $"the DAC given does not exist: {dac}"));
 
         try
         {
@@ -96,14 +97,15 @@ internal static partial class RuntimeLoader
     }
 
     /// <summary>One line saying what was tried and what the user can do: the key and URL a download would use.</summary>
-    private static string NotFound(string flavor, string version, string file, DacSearch search, SymbolPath path)
+    private static string NotFound(string flavor, string version, string file, DacSearch search, TargetOptions options)
     {
         string start = $"{flavor} {version} found, but no matching DAC ({file}) is on this machine";
+        string giveDac = $"{options.Remedies.For(Remedy.GiveDac)} {version}";
         if (search.Key is null)
-            return $"{start} and {search.Failure}; pass --dac PATH to the DAC of runtime {version}";
+            return $"{start} and {search.Failure}; {giveDac}";
         if (search.Failure is not null)
-            return $"{start}, and the symbol path ({path.Origin}) did not give {search.Key}: {search.Failure}; pass --dac PATH to the DAC of runtime {version}";
-        return $"{start}; pass --dac PATH, or --symbol-server to download it from {new Uri(SymbolPath.MicrosoftServer, search.Key)} (diagext downloads only when asked)";
+            return $"{start}, and the symbol path ({options.Symbols.Origin}) did not give {search.Key}: {search.Failure}; {giveDac}";
+        return $"{start}; {options.Remedies.For(Remedy.GiveOrDownloadDac)}: {new Uri(SymbolPath.MicrosoftServer, search.Key)} (diagext downloads only when asked)";
     }
 
     private static string DacFileName(OSPlatform platform) =>

@@ -1,4 +1,3 @@
-using DiagExt.Core.Heap;
 using DiagExt.Core.Native;
 using DiagExt.Core.Native.Elf;
 using IMemoryReader = DiagExt.Core.Native.IMemoryReader;

@@ -93,7 +93,7 @@ public static class TargetOpener
         if (OperatingSystem.IsWindows())
             return Attach(pid, options, cancellation);
         if (!OperatingSystem.IsLinux())
-            throw new DiagExtException("--snapshot is supported on Linux and Windows");
+            throw new DiagExtException("a snapshot of a live process is supported on Linux and Windows only");
         (UnpackedDump dump, string? retried) = CreateDumpSnapshot.Take(pid, cancellation);
         try
         {
@@ -110,9 +110,9 @@ public static class TargetOpener
     private static void CheckProcess(int pid)
     {
         if (pid <= 0)
-            throw new DiagExtException($"--pid {pid}: a process id is a positive number");
+            throw new DiagExtException($"process id {pid}: not a positive number");
         if (pid == Environment.ProcessId)
-            throw new DiagExtException($"--pid {pid}: that is diagext itself");
+            throw new DiagExtException($"process {pid} is diagext itself");
         if (OperatingSystem.IsLinux() && !Directory.Exists($"/proc/{pid}"))
             throw new DiagExtException($"process {pid}: no such process");
     }
@@ -176,7 +176,7 @@ public static class TargetOpener
         {
             1 => source with { Container = DumpContainer.Zip, Entry = dumps[0].Name },
             0 => throw new DiagExtException($"{source.Path}: a zip archive holding no dump"),
-            _ => throw new DiagExtException($"{source.Path}: a zip archive holding {dumps.Count} dumps: name one with --entry NAME, or run 'diagext analyze' on the zip for all of them"),
+            _ => throw new DiagExtException($"{source.Path}: a zip archive holding {dumps.Count} dumps", Remedy.NameArchiveEntry),
         };
     }
 

@@ -1,3 +1,4 @@
+using DiagExt.Core.Errors;
 using DiagExt.Core.Targets.Symbols;
 
 namespace DiagExt.Core.Targets;
@@ -15,6 +16,9 @@ public sealed record TargetOptions
     public TimeSpan SymbolTimeout { get; init; } = TimeSpan.FromSeconds(30);
 
     public Limits Limits { get; init; } = Limits.Default;
+
+    /// <summary>How advice in a report is worded: the command line words it with its options (--dac, --symbol-server).</summary>
+    public IRemedyWords Remedies { get; init; } = IRemedyWords.Plain;
 
     /// <summary>
     /// For live targets: stop the process (or read a snapshot) while it is read. Off when a debugger has already

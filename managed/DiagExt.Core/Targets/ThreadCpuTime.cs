@@ -6,6 +6,12 @@ namespace DiagExt.Core.Targets;
 /// </summary>
 public sealed record ThreadCpuTime(TimeSpan User, TimeSpan Kernel, TimeSpan? Recent = null, TimeSpan? RecentWindow = null)
 {
+    /// <summary>
+    /// Live Linux targets: whether the thread sat in the same system call with the same arguments (/proc/PID/task/TID/syscall,
+    /// e.g. one futex wait on one address) at both ends of the recent window; null when not read.
+    /// </summary>
+    public bool? SameSyscallThroughout { get; init; }
+
     public TimeSpan Total => User + Kernel;
 
     /// <summary>Share of one core used during the recent window, 0..1+; null when not measured.</summary>

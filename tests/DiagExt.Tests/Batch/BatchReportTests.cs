@@ -1,3 +1,4 @@
+using DiagExt.Core;
 using DiagExt.Core.Errors;
 using DiagExt.Core.Rendering.Batch;
 using DiagExt.Core.Reports;

@@ -1,3 +1,4 @@
+using DiagExt.Core;
 using DiagExt.Cli.Batch;
 using DiagExt.Core.Targets;
 using DiagExt.Core.Targets.Sources;

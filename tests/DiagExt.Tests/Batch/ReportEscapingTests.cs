@@ -1,3 +1,6 @@
+using DiagExt.Core;
+using DiagExt.Core.Catalog;
+using DiagExt.Core.Analysis;
 using DiagExt.Core.Detectors.DictCycle;
 using DiagExt.Core.Rendering;
 using DiagExt.Core.Rendering.Batch;
@@ -34,8 +37,8 @@ public class ReportEscapingTests
         var written = new AnalysisReport(target, [new DetectorOutcome("dictcycle", DetectorStatus.Ran, null, [finding], TimeSpan.Zero)], null, TimeSpan.Zero);
         // As a batch gets it: the analysing process's JSON, read back.
         var json = new StringWriter();
-        ReportJson.Write(written, json);
-        var dump = new DumpResult { Name = "dumps/" + text + ".dmp", Status = DumpStatus.Analysed, Report = ReportJson.Read(json.ToString()), Elapsed = TimeSpan.FromSeconds(1) };
+        DetectorCatalog.Json.Write(written, json);
+        var dump = new DumpResult { Name = "dumps/" + text + ".dmp", Status = DumpStatus.Analysed, Report = DetectorCatalog.Json.Read(json.ToString()), Elapsed = TimeSpan.FromSeconds(1) };
         var failed = new DumpResult { Name = "dumps/<img src=x onerror=alert(2)>.dmp", Status = DumpStatus.Failed, Error = text };
         return new BatchReport(["dumps"], [dump, failed], [new SkippedFile("<b>readme</b>", text)], 2, TimeSpan.FromSeconds(3), false);
     }
@@ -44,7 +47,7 @@ public class ReportEscapingTests
     public void Html_report_escapes_every_string_from_the_dump()
     {
         var html = new StringWriter();
-        BatchHtmlRenderer.Render(ReportWith(Hostile), html);
+        BatchHtmlRenderer.Render(ReportWith(Hostile), html, DetectorCatalog.Json);
         string page = html.ToString();
 
         Assert.That(page, Does.Not.Contain("<script>alert"));

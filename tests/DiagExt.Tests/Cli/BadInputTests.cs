@@ -98,7 +98,7 @@ public class BadInputTests
     {
         string dump = DumpMaker.DumpOfSample("DictCycle", "dictcycle-dictionary.core");
         string dac = Path.Combine(Repo.WorkDirectory, "no-such-dac.so");
-        AssertOneLineError(Diagext.Run("dictcycle", dump, "--dac", dac), "--dac does not exist");
+        AssertOneLineError(Diagext.Run("dictcycle", dump, "--dac", dac), $"--dac {dac}: no such file");
     }
 
     [Test]

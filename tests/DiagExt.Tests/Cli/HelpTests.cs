@@ -13,7 +13,7 @@ public class HelpTests
         Assert.That(result.ExitCode, Is.EqualTo(0));
         foreach (ICommand command in CommandCatalog.All)
             Assert.That(result.Stdout, Does.Contain(command.Name));
-        Assert.That(result.Stdout, Does.Contain("0 nothing found, 1 hazards found, 2 usage or input error, 130 cancelled by Ctrl+C, 143 by SIGTERM"));
+        Assert.That(result.Stdout, Does.Contain("0 nothing found, 1 hazards found, 2 usage or input error, 3 incomplete (a detector failed, none found a hazard), 130 cancelled by Ctrl+C, 143 by SIGTERM"));
     }
 
     [Test]

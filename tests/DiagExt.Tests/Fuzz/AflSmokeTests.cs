@@ -31,8 +31,7 @@ public class AflSmokeTests
     [TestCaseSource(nameof(Targets))]
     public void Short_afl_run_finds_nothing(string name)
     {
-        if (name == "wcf")
-            WcfHangSample.Dump("apm"); // its seed is the hung client's core, made by the suite
+        FuzzSmokeTests.MakeCores(name); // the heap targets' seeds are objects of cores the suite makes
         string findings = Path.Combine(Work, name, "findings");
         if (Directory.Exists(findings))
             Directory.Delete(findings, true);
@@ -49,12 +48,12 @@ public class AflSmokeTests
         Assert.That(long.Parse(stats["execs_done"]), Is.GreaterThan(seeds), "afl-fuzz ran no more than its seeds' calibration");
         Assert.That(int.Parse(stats["edges_found"]), Is.GreaterThan(50), "no edges: DiagExt.Core's instrumentation does not reach AFL's map");
 
-        // Every input AFL saved is replayed through the runner in a child process: a FAIL is a defect. wcf alone may
-        // see the DAC die natively on a mutated heap (tests/Fuzz/README.md), which diagext survives in its child process.
+        // Every input AFL saved is replayed through the runner in a child process: a FAIL is a defect. wcf and hang
+        // may see the DAC die natively on a mutated heap (tests/Fuzz/README.md), which diagext survives in its child process.
         foreach (string input in Directory.Exists(findings) ? Directory.GetFiles(findings) : [])
         {
             ProcessRunner.Result replay = ProcessRunner.Run("dotnet", [Path.Combine(AppContext.BaseDirectory, "DiagExt.Fuzz.dll"), "replay", name, input], TimeSpan.FromMinutes(2));
-            bool dacDeath = name == "wcf" && replay.ExitCode > 128;
+            bool dacDeath = name is "wcf" or "hang" && replay.ExitCode > 128;
             Assert.That(replay.ExitCode == 0 || dacDeath, Is.True, $"AFL's input {input} fails the runner's properties:\n{replay.Stdout}{replay.Stderr}");
         }
     }

@@ -16,12 +16,22 @@ public class FuzzSmokeTests
     private static readonly TimeSpan RunFor = TimeSpan.FromSeconds(4);
 
     /// <summary>
-    /// Every target but wcf, which runs ClrMD and the DAC over a mutated heap: the DAC can fault natively on one
-    /// (seen: SIGSEGV in libmscordaccore.so), which would end this test host. It runs in worker processes below.
+    /// Every target but wcf and hang, which run ClrMD and the DAC over a mutated heap: the DAC can fault natively on one
+    /// (seen: SIGSEGV in libmscordaccore.so), which would end this test host. They run in worker processes below.
     /// </summary>
-    public static IEnumerable<string> Targets() => TargetCatalog.All.Select(t => t.Name).Where(n => n != WcfTarget);
+    public static IEnumerable<string> Targets() => TargetCatalog.All.Select(t => t.Name).Where(n => !HeapTargets.Contains(n));
 
-    private const string WcfTarget = "wcf";
+    private static readonly string[] HeapTargets = ["wcf", "hang"];
+
+    /// <summary>Makes the suite's core a heap target overlays (its seeds are that core's objects).</summary>
+    public static void MakeCores(string target)
+    {
+        if (target == "wcf")
+            WcfHangSample.Dump("apm");
+        else if (target == "hang")
+            foreach (string mode in new[] { "rwlock", "lock3", "semaphore", "starvation" })
+                HangSample.Of(mode, 1);
+    }
 
     [TestCaseSource(nameof(Targets))]
     public void Short_run_finds_nothing(string name)
@@ -50,18 +60,19 @@ public class FuzzSmokeTests
     }
 
     /// <summary>
-    /// The wcf target through the fuzzer's own supervisor, whose workers are processes: a worker that dies (a native
-    /// fault in the DAC, which diagext survives by analysing each dump in a child process) is recorded as a death and
-    /// replaced. Any other failure (an exception wcfhang lets out, a broken report) fails the test.
+    /// The wcf and hang targets through the fuzzer's own supervisor, whose workers are processes: a worker that dies (a
+    /// native fault in the DAC, which diagext survives by analysing each dump in a child process) is recorded as a death
+    /// and replaced. Any other failure (an exception the detector lets out, a broken report) fails the test.
     /// </summary>
-    [Test]
-    public void Wcf_short_run_in_worker_processes_finds_nothing_but_dac_deaths()
+    [TestCase("wcf")]
+    [TestCase("hang")]
+    public void Heap_target_short_run_in_worker_processes_finds_nothing_but_dac_deaths(string target)
     {
-        WcfHangSample.Dump("apm"); // its seed is the hung client's core, made by the suite
+        MakeCores(target); // its seeds are the objects of cores the suite makes
         string fuzzer = Path.Combine(AppContext.BaseDirectory, "DiagExt.Fuzz.dll");
-        ProcessRunner.Result run = ProcessRunner.Run("dotnet", [fuzzer, "run", WcfTarget, "--seconds", "5", "--parallel", "1", "--seed", "20261122"],
+        ProcessRunner.Result run = ProcessRunner.Run("dotnet", [fuzzer, "run", target, "--seconds", "5", "--parallel", "1", "--seed", "20261122"],
             TimeSpan.FromMinutes(3), workingDirectory: Repo.Root);
-        string? summary = run.Stdout.Split('\n').LastOrDefault(l => l.StartsWith(WcfTarget + " ", StringComparison.Ordinal));
+        string? summary = run.Stdout.Split('\n').LastOrDefault(l => l.StartsWith(target + " ", StringComparison.Ordinal));
         if (summary is null)
         {
             Assert.Fail($"no summary line:\n{run.Stdout}\n{run.Stderr}");

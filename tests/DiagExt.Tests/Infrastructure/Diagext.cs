@@ -1,3 +1,5 @@
+using DiagExt.Core.Catalog;
+using DiagExt.Core.Analysis;
 using System.Text.Json;
 using DiagExt.Cli;
 using DiagExt.Cli.Commands;
@@ -35,7 +37,7 @@ public static class Diagext
         if (!ReportSchema.IsReport(stdout) || stdout.Contains("\"kind\": \"batch\"", StringComparison.Ordinal))
             return;
         var again = new StringWriter();
-        ReportJson.Write(ReportJson.Read(stdout), again);
+        DetectorCatalog.Json.Write(DetectorCatalog.Json.Read(stdout), again);
         Assert.That(again.ToString(), Is.EqualTo(stdout), "the report read back by ReportJson writes differently");
     }
 

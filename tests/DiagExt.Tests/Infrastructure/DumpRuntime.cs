@@ -1,3 +1,4 @@
+using DiagExt.Core;
 using DiagExt.Core.Targets;
 using Microsoft.Diagnostics.Runtime;
 

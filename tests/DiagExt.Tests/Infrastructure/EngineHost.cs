@@ -21,6 +21,9 @@ public static class EngineHost
         public TimeSpan? InterruptAfter { get; init; }
 
         public TimeSpan Timeout { get; init; } = TimeSpan.FromMinutes(5);
+
+        /// <summary>Variables the debugger (and so diagext, which inherits them) gets besides the prefix's.</summary>
+        public IReadOnlyDictionary<string, string>? Environment { get; init; }
     }
 
     public static Session OpenDump(string dump, IEnumerable<string> commands, Options? options = null) =>
@@ -39,7 +42,7 @@ public static class EngineHost
         if (options.InterruptAfter is TimeSpan delay)
             args.AddRange(["--interrupt-after", ((int)delay.TotalMilliseconds).ToString(CultureInfo.InvariantCulture)]);
         args.AddRange(commands);
-        ProcessRunner.Result result = WinePrefix.Run(host, args, options.Timeout);
+        ProcessRunner.Result result = WinePrefix.Run(host, args, options.Timeout, options.Environment);
         return Session.Parse(result);
     }
 

@@ -24,18 +24,26 @@ public static class WinePrefix
     /// Wine's loader needs it to map IL-only images, and .NET loads every System.*.dll that way (with it
     /// disabled a self-contained .NET app fails: "Could not load file or assembly System.Runtime.dll").
     /// Microsoft's dbgeng/dbghelp must win over Wine's built-in stubs of the same names; winedbg is off so a
-    /// crashing program ends instead of starting Wine's debugger.
+    /// crashing program ends instead of starting Wine's debugger. .NET's W^X double mapping of code pages is off:
+    /// under Wine 8 it makes .NET 10 die in a finalizer ("Internal CLR error. (0x80131506)" in
+    /// DynamicResolver+DestroyScout.Finalize): seen every time in diagext's 'analyze --threads 2' on a Windows dump,
+    /// never in 3 runs with DOTNET_EnableWriteXorExecute=0. Windows itself needs no such setting.
     /// </summary>
     public static Dictionary<string, string> DotnetAndDebuggerEnvironment => new(Environment)
     {
         ["WINEDLLOVERRIDES"] = "mshtml=;dbgeng,dbghelp,dbgcore,dbgmodel=n,b;winedbg.exe=d",
+        ["DOTNET_EnableWriteXorExecute"] = "0",
     };
 
     /// <summary>Runs a Windows program (.NET or the debugger engine) under Wine in this prefix.</summary>
-    public static ProcessRunner.Result Run(string exe, IEnumerable<string> arguments, TimeSpan timeout)
+    /// <param name="extra">More variables for the program (and what it starts), e.g. a test hook of diagext's.</param>
+    public static ProcessRunner.Result Run(string exe, IEnumerable<string> arguments, TimeSpan timeout, IReadOnlyDictionary<string, string>? extra = null)
     {
         EnsureCreated();
-        return ProcessRunner.Run("wine", new[] { exe }.Concat(arguments), timeout, environment: DotnetAndDebuggerEnvironment);
+        Dictionary<string, string> environment = DotnetAndDebuggerEnvironment;
+        foreach (var (name, value) in extra ?? new Dictionary<string, string>())
+            environment[name] = value;
+        return ProcessRunner.Run("wine", new[] { exe }.Concat(arguments), timeout, environment: environment);
     }
 
     /// <summary>Runs Wine's reg.exe in this prefix ("add KEY /v NAME /d VALUE /f", "delete KEY /f").</summary>

@@ -81,7 +81,7 @@ public class ProcessSelectionTests
 
         Assert.That(result.ExitCode, Is.EqualTo(2));
         int[] pids = [_sample.Pid, second.Pid];
-        Assert.That(result.Stderr.Trim(), Is.EqualTo($"diagext: 2 .NET processes are named '{Name}' (pids {string.Join(", ", pids.Order())}): pick one with --pid"));
+        Assert.That(result.Stderr.Trim(), Is.EqualTo($"diagext: 2 .NET processes are named '{Name}' (pids {string.Join(", ", pids.Order())}); pick one with --pid"));
     }
 
     [Test]

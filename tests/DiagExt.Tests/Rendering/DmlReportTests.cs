@@ -1,3 +1,4 @@
+using DiagExt.Core;
 using DiagExt.Core.Analysis;
 using DiagExt.Core.Rendering;
 using DiagExt.Core.Reports;

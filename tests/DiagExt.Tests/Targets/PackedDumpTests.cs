@@ -1,3 +1,4 @@
+using DiagExt.Core;
 using System.IO.Compression;
 using System.Text.Json;
 using DiagExt.Core.Errors;
@@ -31,7 +32,7 @@ public class PackedDumpTests
         string many = InFolder("windows.zip");
         Diagext.Result ambiguous = Diagext.Run("dictcycle", many);
         Assert.That(ambiguous.ExitCode, Is.EqualTo(2));
-        Assert.That(ambiguous.Stderr, Does.Contain("holding 2 dumps: name one with --entry NAME"));
+        Assert.That(ambiguous.Stderr, Does.Contain("holding 2 dumps; name one with --entry NAME"));
 
         Diagext.Result named = Diagext.Run("dictcycle", many, "--entry", "crash/win11-x64-crashpad-tiny-exe.dmp");
         Assert.That(named.Stderr, Does.Contain($"{many}:crash/win11-x64-crashpad-tiny-exe.dmp: no .NET runtime"));

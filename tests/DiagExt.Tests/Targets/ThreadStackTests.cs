@@ -1,4 +1,4 @@
-using DiagExt.Core.Heap;
+using DiagExt.Core;
 using DiagExt.Core.Native;
 using DiagExt.Core.Native.Elf;
 using DiagExt.Core.Targets;

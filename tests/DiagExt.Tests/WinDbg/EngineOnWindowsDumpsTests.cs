@@ -18,7 +18,8 @@ public class EngineOnWindowsDumpsTests
     [OneTimeSetUp]
     public void OpenTheWindows11Dump() =>
         _x64 = EngineHost.OpenDump(Repo.SharedDump("win11-x64-crashpad-tiny-exe.dmp"),
-            [Load("x64"), "!dictcycle", "!analyze", "!dictcycle --bogus", "!help", "!dictcycle --json", "!wcfhang"]);
+            [Load("x64"), "!dictcycle", "!analyze", "!dictcycle --bogus", "!help", "!dictcycle --json", "!wcfhang",
+             "!diagext dictcycle", "!diagext", "!diagext nosuch --json"]);
 
     [Test]
     public void The_engine_opens_the_dump_and_loads_the_extension_silently()
@@ -66,7 +67,7 @@ public class EngineOnWindowsDumpsTests
         Assert.That(DmlChecker.LinkCommands(dml), Is.Empty);
         string text = dml.Replace("&lt;", "<").Replace("&gt;", ">").Replace("&quot;", "\"").Replace("&amp;", "&");
         Assert.That(text, Does.Contain("usage: diagext <command> <dump> | --pid N"));
-        foreach (string command in new[] { "analyze", "dictcycle", "loaderlock", "wcfhang", "ctororder", "help" })
+        foreach (string command in global::DiagExt.Cli.Commands.CommandCatalog.All.Select(c => c.Name))
             Assert.That(text, Does.Contain($"  {command} "), command);
     }
 
@@ -77,6 +78,15 @@ public class EngineOnWindowsDumpsTests
         {
             $"E|diagext: {WinePrefix.WindowsPath(Repo.SharedDump("win11-x64-crashpad-tiny-exe.dmp"))}: no .NET runtime found in the target (no detector could run: wcfhang skipped)",
         }));
+
+    [Test]
+    public void The_generic_export_runs_a_command_by_name_and_refuses_one_it_does_not_have()
+    {
+        Assert.That(_x64["!diagext dictcycle"].NonEmpty.Select(l => l.ToString()), Is.EqualTo(_x64["!dictcycle"].NonEmpty.Select(l => l.ToString())));
+        Assert.That(_x64["!diagext"].NonEmpty.Select(l => l.Text), Is.EqualTo(_x64["!help"].NonEmpty.Select(l => l.Text)), "no command is help");
+        EngineHost.Command unknown = _x64["!diagext nosuch --json"];
+        Assert.That(unknown.NonEmpty.Select(l => l.ToString()), Is.EqualTo(new[] { "E|DiagExt: unknown command 'nosuch'; !DiagExt.help lists the commands" }));
+    }
 
     [Test]
     public void A_format_chosen_by_the_user_replaces_dml() =>

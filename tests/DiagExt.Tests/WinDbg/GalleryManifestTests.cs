@@ -1,3 +1,5 @@
+using System.Xml.Linq;
+using DiagExt.Cli.Commands;
 using DiagExt.Tests.Infrastructure;
 
 namespace DiagExt.Tests.WinDbg;
@@ -37,5 +39,18 @@ public class GalleryManifestTests
         Assert.That(session.Commands[0].Lines.Select(l => l.Text), Has.None.Contains(dll), "loaded before it was needed");
         Assert.That(session["!dictcycle"].Errors, Is.EqualTo(new[] { $"diagext: {WinePrefix.WindowsPath(dump)}: no .NET runtime found in the target (no detector could run: dictcycle skipped)" }), session.Raw);
         Assert.That(session.Commands[2].Lines.Select(l => l.Text), Has.Some.Contains(dll));
+    }
+
+    [Test]
+    public void The_manifest_lists_the_commands_the_dll_exports_with_their_catalog_summaries()
+    {
+        XDocument manifest = XDocument.Load(Path.Combine(WinDbgPackage.Folder, "GalleryManifest.xml"));
+        var listed = manifest.Descendants().Where(e => e.Name.LocalName == "EngineCommand")
+            .Select(e => (Name: e.Attribute("Name")!.Value, Description: e.Descendants().Single(d => d.Name.LocalName == "Description").Value)).ToList();
+
+        Assert.That(listed.Select(c => c.Name), Is.EqualTo(CommandCatalog.All.Where(c => c.InDebugger).Select(c => c.Name).Prepend("diagext")));
+        foreach (ICommand command in CommandCatalog.All.Where(c => c.InDebugger))
+            Assert.That(listed.Single(c => c.Name == command.Name).Description, Is.EqualTo(command.Summary), command.Name);
+        Assert.That(new PeImage(WinDbgPackage.Extension("x64")).ExportNames(), Is.SupersetOf(listed.Select(c => c.Name)));
     }
 }

@@ -35,7 +35,7 @@ public class HelperFailureTests
         // Ctrl+Break is pressed 3 s into the last command, the one that would otherwise wait ten minutes.
         _session = EngineHost.OpenDump(_spacedDump,
             [_load, "!dictcycle --fake=echo \"two words\" x", SymbolPath, "!dictcycle --fake=env", "!analyze --fake=garbage", "!analyze --fake=crash",
-             "!analyze --fake=silent", "!analyze --fake=exit3", "!analyze --fake=sleep"],
+             "!analyze --fake=silent", "!analyze --fake=exit7", "!analyze --fake=sleep"],
             new EngineHost.Options { InterruptAfter = TimeSpan.FromSeconds(3) });
     }
 
@@ -98,10 +98,10 @@ public class HelperFailureTests
     [Test]
     public void An_unexpected_exit_code_follows_the_helpers_own_error()
     {
-        Assert.That(_session["!analyze --fake=exit3"].NonEmpty.Select(l => l.ToString()), Is.EqualTo(new[]
+        Assert.That(_session["!analyze --fake=exit7"].NonEmpty.Select(l => l.ToString()), Is.EqualTo(new[]
         {
             "E|fake-helper: failing",
-            "E|DiagExt: diagext ended unexpectedly with exit code 0x00000003; the debugging session is not affected",
+            "E|DiagExt: diagext ended unexpectedly with exit code 0x00000007; the debugging session is not affected",
         }));
     }
 

@@ -17,6 +17,7 @@ public class WindowsDotnetTargetTests
     private EngineHost.Session _live = null!;
     private EngineHost.Session _dml = null!;
     private EngineHost.Session _text = null!;
+    private EngineHost.Session _failing = null!;
 
     private static string Load => $".load {WinePrefix.WindowsPath(WinDbgPackage.Extension("x64"))}";
 
@@ -44,6 +45,8 @@ public class WindowsDotnetTargetTests
         Assert.That(File.Exists(_dump), _live.Raw);
         _dml = EngineHost.OpenDump(_dump, [Load, "!dictcycle", "~"]);
         _text = EngineHost.OpenDump(_dump, [Load, "!dictcycle"], new EngineHost.Options { TextOnly = true });
+        _failing = EngineHost.OpenDump(_dump, [Load, "!analyze", "!wcfhang"],
+            new EngineHost.Options { Environment = new Dictionary<string, string> { [Analysis.DetectorFailureTests.Hook] = "wcfhang" } });
         TestContext.Progress.WriteLine($"HostileNames under Wine: pid {_pid}, dump {new FileInfo(_dump).Length / (1 << 20)} MB, extension {extension}");
     }
 
@@ -90,5 +93,20 @@ public class WindowsDotnetTargetTests
         Assert.That(heldBy, Does.StartWith("  held by: static Evil<link cmd=\".shell -ci"));
         Assert.That(heldBy, Does.EndWith("Field<b><link cmd=\".shell -ci \\\"calc\\\" cmd /c echo PWNED\">click me</link>\\u000aF"));
         Assert.That(lines, Has.Some.Matches(@"^\s+at Dictionary<__Canon, Int32>\.\w+ <- .+; CPU user \d"), "the caller frame after ' <- ' and the CPU time survive");
+    }
+
+    [Test]
+    public void A_detector_that_fails_leaves_the_rest_of_the_report_in_the_debugger()
+    {
+        // wcfhang is made to throw (the suite's test hook, passed through the debugger's environment to diagext).
+        EngineHost.Command all = _failing["!analyze"];
+        Assert.That(all.Errors, Is.Empty, _failing.Raw);
+        Assert.That(all.Dml, Does.Contain("wcfhang: failed: InvalidOperationException").And.Contain("analysis incomplete: wcfhang failed"), all.Dml);
+        Assert.That(all.Dml, Does.Contain("[dictcycle]"), "dictcycle's finding is still there");
+        Assert.That(DmlChecker.Problems(all.Dml), Is.Empty, all.Dml);
+        // Alone, the failed detector's report is shown (exit code 3, not an error of the extension's).
+        EngineHost.Command alone = _failing["!wcfhang"];
+        Assert.That(alone.Errors, Is.Empty, _failing.Raw);
+        Assert.That(alone.Dml, Does.Contain("analysis incomplete: wcfhang failed"), alone.Dml);
     }
 }

@@ -9,5 +9,5 @@ internal static class CtorOrderAdvice
         "Single() with a clear error, or sort by MetadataToken (declaration order) before taking the first. " +
         "Why: Type.GetConstructors documents no order; it follows the runtime's MethodDesc layout, which changed with .NET Framework 4.8/NGen " +
         "and between .NET Core 6 and 7 and differs with ReadyToRun images. A dump of the running process shows whether a type it is applied to " +
-        "has a different first constructor. A site reviewed as safe stays quiet with --baseline or [UnconditionalSuppressMessage(\"DiagExt\", \"CtorOrder\")].";
+        "has a different first constructor. A site reviewed as safe stays quiet listed in a baseline file, or marked [UnconditionalSuppressMessage(\"DiagExt\", \"CtorOrder\")].";
 }

@@ -23,7 +23,7 @@ public static partial class CtorOrderBaseline
     {
         var info = new FileInfo(path);
         if (!info.Exists)
-            throw new DiagExtException($"{path}: baseline file not found (write one with --write-baseline {path})");
+            throw new DiagExtException($"{path}: baseline file not found", Remedy.WriteBaseline);
         if (info.Length > MaxBytes)
             throw new DiagExtException($"{path}: {info.Length:N0} bytes is not a baseline file (limit {MaxBytes:N0})");
         var keys = new HashSet<string>(StringComparer.Ordinal);

@@ -1,3 +1,4 @@
+using DiagExt.Core.Targets;
 using System.Reflection.Metadata;
 using DiagExt.Core.Analysis;
 using DiagExt.Core.Heap;
@@ -12,7 +13,7 @@ namespace DiagExt.Core.Detectors.CtorOrder;
 /// every loaded module for positional picks, reads the order reflection actually returned for each type
 /// from its RuntimeTypeCache, compares it with declaration order, and joins the two.
 /// </summary>
-public sealed class CtorOrderDetector : IDetector
+public sealed class CtorOrderDetector : IDetector, IFileScan
 {
     public const string CommandName = "ctororder";
 
@@ -32,11 +33,24 @@ public sealed class CtorOrderDetector : IDetector
         "A call site plus a type it is applied to (named in the code, or defined in an assembly that uses the call site's) whose first constructor differs is a hazard; " +
         "a call site alone is a warning; an order difference alone, and the orders observed, are information (they do not set exit code 1).";
 
+    public string FileScanExplanation =>
+        "A scan of files involves no process: a call site found is a warning, since only a process shows whether a type's " +
+        "constructor order differs; a hazard when the code names a type with several matching constructors; information when the type is " +
+        "one only its library knows (built with TypeBuilder, a wrapper fixed by convention). Exit code 1 when any warning or hazard is found " +
+        "(this is the check to run in CI before a runtime update), 0 when none, 2 when a path matches nothing or no input is an assembly. " +
+        "Unreadable or malformed assemblies are named in one note line and do not stop the scan." + Environment.NewLine + Environment.NewLine +
+        "A site reviewed as safe stays quiet: list it in a baseline file (a file of every site found, written once and read on each scan " +
+        "after), or mark the method, its type or the assembly with [UnconditionalSuppressMessage(\"DiagExt\", \"CtorOrder\", " +
+        "Justification = \"...\")] (SuppressMessage works too, but the compiler keeps it only where CODE_ANALYSIS is defined).";
+
+    public AnalysisReport ScanFiles(IReadOnlyList<string> patterns, FileScanBaseline baseline, CancellationToken cancellation) =>
+        StaticCtorOrderScan.Run(patterns, new StaticCtorOrderScan.BaselineOptions(baseline.Read, baseline.Write), cancellation);
+
     public DetectorNeeds Needs => DetectorNeeds.ManagedRuntime;
 
     public IHeapInterest HeapInterest => _interest;
 
-    public Type FindingType => typeof(CtorOrderFinding);
+    public FindingContract Contract { get; } = new(CommandName, typeof(CtorOrderFinding), CtorOrderJson.Default);
 
     public IReadOnlyList<Finding> Analyze(AnalysisContext context)
     {

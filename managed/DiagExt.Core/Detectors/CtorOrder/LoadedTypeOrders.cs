@@ -1,3 +1,4 @@
+using DiagExt.Core.Targets;
 using System.Reflection.Metadata;
 using System.Reflection.Metadata.Ecma335;
 using DiagExt.Core.Analysis;

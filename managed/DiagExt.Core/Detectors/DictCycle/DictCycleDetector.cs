@@ -29,7 +29,7 @@ public sealed class DictCycleDetector : IDetector
 
     public IHeapInterest HeapInterest => _interest;
 
-    public Type FindingType => typeof(DictCycleFinding);
+    public FindingContract Contract { get; } = new(CommandName, typeof(DictCycleFinding), DictCycleJson.Default);
 
     public IReadOnlyList<Finding> Analyze(AnalysisContext context)
     {

@@ -36,7 +36,7 @@ public sealed class LoaderLockDetector : IDetector
 
     public IHeapInterest? HeapInterest => null;
 
-    public Type FindingType => typeof(LoaderLockFinding);
+    public FindingContract Contract { get; } = new(CommandName, typeof(LoaderLockFinding), LoaderLockJson.Default);
 
     public IReadOnlyList<Finding> Analyze(AnalysisContext context) =>
         Analyze(context.Target.Minidump!, context.Target.ThreadTimes, context.Target.Limits, context.Note, context.Cancellation);

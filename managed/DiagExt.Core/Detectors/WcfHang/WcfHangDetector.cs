@@ -37,7 +37,7 @@ public sealed class WcfHangDetector : IDetector
 
     public IHeapInterest HeapInterest => _types;
 
-    public Type FindingType => typeof(WcfHangFinding);
+    public FindingContract Contract { get; } = new(CommandName, typeof(WcfHangFinding), WcfHangJson.Default);
 
     public IReadOnlyList<Finding> Analyze(AnalysisContext context)
     {

@@ -8,7 +8,7 @@ internal static class ElfBuildId
         try
         {
             using var file = new FileBytes(path);
-            ElfFile elf = ElfFile.Read(file, Targets.Limits.Default);
+            ElfFile elf = ElfFile.Read(file, Limits.Default);
             return elf.EnumerateNotes().FirstOrDefault(n => n.Type == ElfNote.GnuBuildId && n.Name == "GNU")?.Descriptor;
         }
         catch (Exception e) when (e is IOException or InvalidDataException or UnauthorizedAccessException)

@@ -15,7 +15,8 @@ public static class BatchHtmlRenderer
     private static readonly Lazy<string> Css = new(() => Resource("report.css"));
     private static readonly Lazy<string> Script = new(() => Resource("report.js"));
 
-    public static void Render(BatchReport batch, TextWriter o)
+    /// <param name="json">The finding contracts: each finding's own fields are listed as its JSON names them.</param>
+    public static void Render(BatchReport batch, TextWriter o, ReportJson json)
     {
         o.WriteLine("<!DOCTYPE html>");
         o.WriteLine("<html lang=\"en\"><head><meta charset=\"utf-8\">");
@@ -27,10 +28,10 @@ public static class BatchHtmlRenderer
         o.WriteLine("<main>");
         var groups = batch.Dumps.Select((d, i) => (Dump: d, Index: i)).ToList();
         WriteTable(batch, groups, o);
-        WriteFindings(batch, groups, o);
+        WriteFindings(batch, groups, o, json);
         WriteProblems(batch, o);
         o.WriteLine("</main>");
-        o.WriteLine($"<footer>diagext {E(ToolVersion.Current)}: names the cause of a hung .NET process from a dump. Exit code of this batch: {(int)batch.ExitCode} (0 nothing found, 1 hazards found, 2 no dump could be analysed).</footer>");
+        o.WriteLine($"<footer>diagext {E(ToolVersion.Current)}: names the cause of a hung .NET process from a dump. Exit code of this batch: {(int)batch.ExitCode} (0 nothing found, 1 hazards found, 2 no dump could be analysed, 3 a detector failed on some dump).</footer>");
         o.WriteLine($"<script>{Script.Value}</script>");
         o.WriteLine("</body></html>");
     }
@@ -45,6 +46,8 @@ public static class BatchHtmlRenderer
         Card(o, batch.Dumps.Count, "dumps", "");
         Card(o, batch.Analysed, "analysed", "ok");
         Card(o, batch.Failed, "failed", batch.Failed > 0 ? "warn" : "");
+        if (batch.Incomplete.Any())
+            Card(o, batch.Incomplete.Count(), "incomplete", "warn");
         Card(o, batch.Findings.Count, "findings", batch.Hazards > 0 ? "hazard" : "ok");
         foreach (var (detector, count) in batch.FindingsByDetector)
             Card(o, count, detector, "hazard");
@@ -93,7 +96,7 @@ public static class BatchHtmlRenderer
         o.WriteLine("<p class=\"hint\">Click a column heading to sort; click a dump to see its findings.</p>");
     }
 
-    private static void WriteFindings(BatchReport batch, List<(DumpResult Dump, int Index)> dumps, TextWriter o)
+    private static void WriteFindings(BatchReport batch, List<(DumpResult Dump, int Index)> dumps, TextWriter o, ReportJson json)
     {
         IReadOnlyList<BatchFinding> findings = batch.Findings;
         o.WriteLine($"<h2>Findings ({findings.Count})</h2>");
@@ -109,15 +112,17 @@ public static class BatchHtmlRenderer
             string also = others.Count > 0 ? $" <span class=\"kind\">(also named {E(string.Join(", ", others))})</span>" : "";
             o.WriteLine($"<h3 id=\"dump-{index}\" class=\"mono\">{E(d.Name)}{also}</h3>");
             foreach (var finding in d.Findings)
-                WriteFinding(finding, o);
+                WriteFinding(finding, o, json);
         }
     }
 
-    private static void WriteFinding(Finding f, TextWriter o)
+    private static void WriteFinding(Finding f, TextWriter o, ReportJson json)
     {
         string severity = f.Severity.ToString().ToLowerInvariant(); // a class name: from the enum, never from the dump
         o.WriteLine($"<details class=\"finding {severity}\"><summary><span class=\"det\">{E(f.Detector)}</span>{E(f.Title)}<span class=\"kind\">{E(f.Kind)}{(f.Severity == FindingSeverity.Hazard ? "" : $", {severity}")}</span></summary><div class=\"body\">");
         o.WriteLine($"<p>{E(f.Summary)}</p>");
+        if (f is IHasRing { Ring.Count: > 0 } ring)
+            o.WriteLine($"<div class=\"ring\">{RingSvg.Render(ring.Ring)}</div>");
         if (f.Evidence.Count > 0)
         {
             o.WriteLine("<h4>Evidence</h4><ul class=\"evidence\">");
@@ -140,7 +145,7 @@ public static class BatchHtmlRenderer
         }
         if (f.Advice is not null)
             o.WriteLine($"<div class=\"fix\"><b>Fix:</b> {E(f.Advice)}</div>");
-        var fields = DetectorFields(f);
+        var fields = DetectorFields(f, json);
         if (fields.Count > 0)
         {
             o.WriteLine("<details class=\"fields\"><summary>All fields of this finding</summary><dl>");
@@ -152,8 +157,8 @@ public static class BatchHtmlRenderer
     }
 
     /// <summary>The detector's own fields, as its JSON has them (the common ones are shown above).</summary>
-    private static List<(string Name, string Value)> DetectorFields(Finding f) =>
-        ReportJson.ToElement(f).EnumerateObject().Where(p => !CommonFields.Contains(p.Name))
+    private static List<(string Name, string Value)> DetectorFields(Finding f, ReportJson json) =>
+        json.ToElement(f).EnumerateObject().Where(p => !CommonFields.Contains(p.Name))
             .Select(p => (p.Name, p.Value.ValueKind == JsonValueKind.String ? p.Value.GetString() ?? "" : p.Value.GetRawText())).ToList();
 
     private static readonly HashSet<string> CommonFields = ["severity", "detector", "kind", "title", "summary", "evidence", "threads", "advice"];
@@ -166,6 +171,15 @@ public static class BatchHtmlRenderer
             o.WriteLine($"<h2>Errors ({failed.Count})</h2><ul class=\"plain\">");
             foreach (DumpResult d in failed)
                 o.WriteLine($"<li><span class=\"mono\">{E(d.Name)}</span>: {E(BatchWords.Result(d))}: {E(d.Error)}</li>");
+            o.WriteLine("</ul>");
+        }
+        var incomplete = batch.Incomplete.ToList();
+        if (incomplete.Count > 0)
+        {
+            o.WriteLine($"<h2>Incomplete analyses ({incomplete.Count}): a detector failed, the others' findings are above</h2><ul class=\"plain\">");
+            foreach (DumpResult d in incomplete)
+                foreach (string failure in BatchWords.Failures(d))
+                    o.WriteLine($"<li><span class=\"mono\">{E(d.Name)}</span>: {E(failure)}</li>");
             o.WriteLine("</ul>");
         }
         if (batch.Skipped.Count > 0)

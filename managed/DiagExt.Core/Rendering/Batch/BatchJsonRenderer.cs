@@ -7,12 +7,11 @@ namespace DiagExt.Core.Rendering.Batch;
 /// <summary>
 /// The batch report as one JSON document: like a single-dump report it is one object with a "findings"
 /// array (each finding carrying its "dump"), plus one entry per dump name (its target, detectors, or its
-/// error), the skipped files and totals. Each dump's own fields are written as its single-dump report has them.
+/// error), the skipped files and totals. Each dump's own fields are written as its single-dump report has them,
+/// with <paramref name="json"/>'s contracts.
 /// </summary>
-public static class BatchJsonRenderer
+public sealed class BatchJsonRenderer(ReportJson json)
 {
-    public const int SchemaVersion = 1;
-
     private static readonly JsonWriterOptions WriterOptions = new()
     {
         Indented = true,
@@ -20,11 +19,11 @@ public static class BatchJsonRenderer
         Encoder = JavaScriptEncoder.Default,
     };
 
-    public static void Render(BatchReport batch, Stream output)
+    public void Render(BatchReport batch, Stream output)
     {
         using var w = new Utf8JsonWriter(output, WriterOptions);
         w.WriteStartObject();
-        w.WriteNumber("schemaVersion", SchemaVersion);
+        w.WriteNumber("schemaVersion", ReportJson.SchemaVersion);
         w.WriteString("kind", "batch");
         w.WriteStartObject("tool");
         w.WriteString("name", "diagext");
@@ -58,7 +57,7 @@ public static class BatchJsonRenderer
         output.WriteByte((byte)'\n');
     }
 
-    public static string RenderToString(BatchReport batch)
+    public string RenderToString(BatchReport batch)
     {
         using var buffer = new MemoryStream();
         Render(batch, buffer);
@@ -72,6 +71,7 @@ public static class BatchJsonRenderer
         w.WriteNumber("distinctDumps", batch.Distinct.Count());
         w.WriteNumber("analysed", batch.Analysed);
         w.WriteNumber("failed", batch.Failed);
+        w.WriteNumber("incomplete", batch.Incomplete.Count());
         w.WriteNumber("duplicates", batch.Duplicates);
         w.WriteNumber("skippedFiles", batch.Skipped.Count);
         w.WriteNumber("findings", batch.Findings.Count);
@@ -83,7 +83,7 @@ public static class BatchJsonRenderer
         w.WriteEndObject();
     }
 
-    private static void WriteFindings(Utf8JsonWriter w, BatchReport batch)
+    private void WriteFindings(Utf8JsonWriter w, BatchReport batch)
     {
         w.WriteStartArray("findings");
         foreach (BatchFinding finding in batch.Findings)
@@ -97,14 +97,14 @@ public static class BatchJsonRenderer
                     w.WriteStringValue(name);
                 w.WriteEndArray();
             }
-            foreach (JsonProperty property in ReportJson.ToElement(finding.Finding).EnumerateObject())
+            foreach (JsonProperty property in json.ToElement(finding.Finding).EnumerateObject())
                 property.WriteTo(w);
             w.WriteEndObject();
         }
         w.WriteEndArray();
     }
 
-    private static void WriteDump(Utf8JsonWriter w, DumpResult dump)
+    private void WriteDump(Utf8JsonWriter w, DumpResult dump)
     {
         w.WriteStartObject();
         w.WriteString("name", dump.Name);
@@ -132,11 +132,11 @@ public static class BatchJsonRenderer
         w.WriteEndObject();
     }
 
-    private static void Property<T>(Utf8JsonWriter w, string name, T? value)
+    private void Property<T>(Utf8JsonWriter w, string name, T? value)
     {
         if (value is null)
             return;
         w.WritePropertyName(name);
-        JsonSerializer.Serialize(w, value, ReportJson.TypeInfo<T>());
+        JsonSerializer.Serialize(w, value, json.TypeInfo<T>());
     }
 }

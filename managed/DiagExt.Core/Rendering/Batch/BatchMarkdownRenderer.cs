@@ -29,6 +29,15 @@ public static class BatchMarkdownRenderer
                 output.WriteLine($"- **{Md(d.Name)}** ({Md(BatchWords.Result(d))}): {Md(d.Error)}");
             output.WriteLine();
         }
+        var incomplete = batch.Incomplete.SelectMany(d => BatchWords.Failures(d).Select(f => $"- **{Md(d.Name)}**: {Md(f)}")).ToList();
+        if (incomplete.Count > 0)
+        {
+            output.WriteLine("## Incomplete (a detector failed)");
+            output.WriteLine();
+            foreach (string line in incomplete)
+                output.WriteLine(line);
+            output.WriteLine();
+        }
         var notes = batch.Distinct.SelectMany(d => BatchWords.Notes(d).Select(n => $"- **{Md(d.Name)}**: {Md(n)}")).ToList();
         if (notes.Count > 0)
         {

@@ -36,6 +36,14 @@ public static class BatchTextRenderer
             foreach (DumpResult d in failed)
                 output.WriteLine(Clean($"  {d.Name}: {d.Error ?? BatchWords.Result(d)}"));
         }
+        var incomplete = batch.Incomplete.SelectMany(d => BatchWords.Failures(d).Select(f => $"  {d.Name}: {f}")).ToList();
+        if (incomplete.Count > 0)
+        {
+            output.WriteLine();
+            output.WriteLine("incomplete (a detector failed; the others' findings are above):");
+            foreach (string line in incomplete)
+                output.WriteLine(Clean(line));
+        }
         var notes = batch.Distinct.SelectMany(d => BatchWords.Notes(d).Select(n => $"  {d.Name}: {n}")).ToList();
         if (notes.Count > 0)
         {

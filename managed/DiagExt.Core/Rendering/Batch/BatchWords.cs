@@ -9,6 +9,7 @@ public static class BatchWords
     /// <summary>"1 finding", "no hazard, 1 note" (<see cref="ReportText.Count(int, int, string)"/>), or how the analysis ended.</summary>
     public static string Result(DumpResult dump) => dump.Status switch
     {
+        DumpStatus.Analysed when dump.Report is { Incomplete: true } report => $"{ReportText.Count(report)}, incomplete",
         DumpStatus.Analysed => dump.Report is { } report ? ReportText.Count(report) : ReportText.Count(0, 0),
         DumpStatus.Failed => "error",
         DumpStatus.TimedOut => "timed out",
@@ -20,11 +21,19 @@ public static class BatchWords
 
     public static string Threads(DumpResult dump) => dump.Report?.Target?.ThreadCount.ToString(CultureInfo.InvariantCulture) ?? "";
 
-    /// <summary>The cell for one detector of one dump: its count, "-" if it did not run, "" if the dump has no report.</summary>
+    /// <summary>The cell for one detector of one dump: its count, "-" if skipped, "failed", "" if the dump has no report.</summary>
     public static string DetectorCell(DumpResult dump, string detector) =>
         dump.Report?.Outcomes.FirstOrDefault(o => o.Detector == detector) is not { } outcome ? ""
-        : outcome.Status == DetectorStatus.Ran ? outcome.Findings.Count.ToString(CultureInfo.InvariantCulture)
-        : "-";
+        : outcome.Status switch
+        {
+            DetectorStatus.Ran => outcome.Findings.Count.ToString(CultureInfo.InvariantCulture),
+            DetectorStatus.Failed => "failed",
+            _ => "-",
+        };
+
+    /// <summary>Each detector that failed on this dump, as "detector failed: reason".</summary>
+    public static IEnumerable<string> Failures(DumpResult dump) =>
+        dump.Report?.Failures.Select(o => $"{o.Detector} failed: {o.Reason}") ?? [];
 
     /// <summary>What detectors that ran said besides findings, as "detector: note".</summary>
     public static IEnumerable<string> Notes(DumpResult dump) =>

@@ -16,6 +16,7 @@ internal static class ProcThreadTimesReader
         if (!OperatingSystem.IsLinux())
             return ThreadTimes.Unavailable("per-thread CPU time of a live process is read from /proc on Linux only");
         Dictionary<uint, (double User, double Kernel)> first = ReadAll(pid);
+        Dictionary<uint, string> firstCalls = ReadSyscalls(pid, first.Keys);
         if (first.Count == 0)
             return ThreadTimes.Unavailable($"CPU time unavailable: /proc/{pid}/task could not be read");
         var stopwatch = System.Diagnostics.Stopwatch.StartNew();
@@ -23,6 +24,7 @@ internal static class ProcThreadTimesReader
             cancellation.WaitHandle.WaitOne(window);
         Dictionary<uint, (double User, double Kernel)> second = ReadAll(pid);
         TimeSpan elapsed = stopwatch.Elapsed;
+        Dictionary<uint, string> secondCalls = ReadSyscalls(pid, second.Keys);
 
         var byThread = new Dictionary<uint, ThreadCpuTime>();
         foreach (var (tid, now) in second)
@@ -30,9 +32,32 @@ internal static class ProcThreadTimesReader
             TimeSpan? recent = first.TryGetValue(tid, out var before)
                 ? TimeSpan.FromSeconds(Math.Max(0, now.User + now.Kernel - before.User - before.Kernel))
                 : null;
-            byThread[tid] = new ThreadCpuTime(TimeSpan.FromSeconds(now.User), TimeSpan.FromSeconds(now.Kernel), recent, recent is null ? null : elapsed);
+            bool? sameCall = firstCalls.TryGetValue(tid, out string? a) && secondCalls.TryGetValue(tid, out string? b) ? a == b : null;
+            byThread[tid] = new ThreadCpuTime(TimeSpan.FromSeconds(now.User), TimeSpan.FromSeconds(now.Kernel), recent, recent is null ? null : elapsed) { SameSyscallThroughout = sameCall };
         }
         return ThreadTimes.From(byThread, $"/proc/{pid}/task/*/stat, sampled over {elapsed.TotalMilliseconds:0} ms");
+    }
+
+    /// <summary>
+    /// Each thread's /proc/PID/task/TID/syscall line ("202 0x55d0... 0x80 ..." for a futex wait): a thread blocked in
+    /// one wait shows the same line throughout; "running" or an unreadable file (no ptrace access) is left out.
+    /// </summary>
+    private static Dictionary<uint, string> ReadSyscalls(int pid, IEnumerable<uint> threads)
+    {
+        var result = new Dictionary<uint, string>();
+        foreach (uint tid in threads)
+        {
+            try
+            {
+                string line = File.ReadAllText($"/proc/{pid}/task/{tid}/syscall").Trim();
+                if (line.Length > 0 && line != "running" && !line.StartsWith('-'))
+                    result[tid] = line;
+            }
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+            {
+            }
+        }
+        return result;
     }
 
     private static Dictionary<uint, (double User, double Kernel)> ReadAll(int pid)

@@ -74,7 +74,7 @@ internal static class CreateDumpSnapshot
     public static string FindCreateDump(int pid)
     {
         string? coreclr = LoadedCoreClr(pid)
-            ?? throw new DiagExtException($"process {pid}: not a .NET process (no libcoreclr.so loaded), so it has no createdump for --snapshot; analyse it live without --snapshot");
+            ?? throw new DiagExtException($"process {pid}: not a .NET process (no libcoreclr.so loaded), so it has no createdump to write a snapshot", Remedy.ReadLiveWithoutSnapshot);
         // A target in another mount namespace (a container) sees its files under /proc/PID/root.
         foreach (string folder in new[] { Path.GetDirectoryName(coreclr)!, $"/proc/{pid}/root{Path.GetDirectoryName(coreclr)}" })
         {
@@ -82,7 +82,7 @@ internal static class CreateDumpSnapshot
             if (File.Exists(candidate))
                 return candidate;
         }
-        throw new DiagExtException($"process {pid}: no createdump beside its runtime ({Path.GetDirectoryName(coreclr)}); analyse it live without --snapshot");
+        throw new DiagExtException($"process {pid}: no createdump beside its runtime ({Path.GetDirectoryName(coreclr)})", Remedy.ReadLiveWithoutSnapshot);
     }
 
     private static string? LoadedCoreClr(int pid)

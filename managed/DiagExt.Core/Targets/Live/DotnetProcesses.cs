@@ -43,7 +43,7 @@ public static class DotnetProcesses
         {
             1 => named[0].Pid,
             0 => throw new DiagExtException($"no .NET process named '{name}' that this user can attach to ({all.Count} others: 'diagext ps' lists them)"),
-            _ => throw new DiagExtException($"{named.Count} .NET processes are named '{name}' (pids {string.Join(", ", named.Select(p => p.Pid))}): pick one with --pid"),
+            _ => throw new DiagExtException($"{named.Count} .NET processes are named '{name}' (pids {string.Join(", ", named.Select(p => p.Pid))})", Remedy.PickProcessId),
         };
     }
 

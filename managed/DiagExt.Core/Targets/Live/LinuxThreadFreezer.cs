@@ -107,7 +107,7 @@ internal sealed class LinuxThreadFreezer : IDisposable
                 break;
             cancellation.ThrowIfCancellationRequested();
             if (deadline.Elapsed > limit)
-                throw new DiagExtException($"process {_pid}: {waiting.Count} thread(s) did not stop within {limit.TotalSeconds:0} s (uninterruptible I/O?); try --snapshot");
+                throw new DiagExtException($"process {_pid}: {waiting.Count} thread(s) did not stop within {limit.TotalSeconds:0} s (uninterruptible I/O?)", Remedy.UseSnapshot);
             Thread.Sleep(1);
         }
     }

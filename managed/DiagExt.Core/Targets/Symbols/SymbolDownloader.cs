@@ -38,7 +38,7 @@ public sealed class SymbolDownloader
         }
         catch (OperationCanceledException)
         {
-            return Failed(url, $"no answer for {Quantity(_stall)} (--symbol-timeout) or not done in {Quantity(Overall)}");
+            return Failed(url, $"no answer for {Quantity(_stall)} (the symbol timeout) or not done in {Quantity(Overall)}");
         }
         catch (HttpRequestException e)
         {

@@ -1,3 +1,4 @@
+using DiagExt.Core.Catalog;
 using System.Text.Json;
 using DiagExt.Core.Analysis;
 using DiagExt.Core.Rendering;
@@ -14,7 +15,7 @@ public static class ReportChecks
 {
     public static void Check(AnalysisReport report)
     {
-        CheckJson(Render(w => ReportJson.Write(report, w)), report.Findings.Count());
+        CheckJson(Render(w => DetectorCatalog.Json.Write(report, w)), report.Findings.Count());
         DmlValidator.Check(Render(w => new ConsoleReportRenderer(new DmlStyle()).Render(report, w)));
         string text = Render(w => new ConsoleReportRenderer(new PlainStyle()).Render(report, w));
         if (UnsafeCharacters.FirstUnsafe(text) is { } bad)

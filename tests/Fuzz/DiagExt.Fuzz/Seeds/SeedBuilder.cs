@@ -20,6 +20,7 @@ public static class SeedBuilder
         Write(root, "hashtable", HashTableSeeds.From(sources.Cores, log), log);
         Write(root, "dml", DmlSeeds.From(sources), log);
         Write(root, "wcf", new Targets.Wcf.WcfTarget().BuiltInSeeds().Select(s => ("wcfhang-apm-objects", s)), log);
+        Write(root, "hang", new Targets.Hang.HangTarget().BuiltInSeeds().Select((s, i) => ($"hang-core{s[0]}-objects", s)), log);
     }
 
     private static void Write(string root, string target, IEnumerable<(string Name, byte[] Data)> seeds, TextWriter log)

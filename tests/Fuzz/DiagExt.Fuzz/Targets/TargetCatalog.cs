@@ -15,6 +15,7 @@ public static class TargetCatalog
         new HashTable.HashTableTarget(),
         new Dml.DmlTarget(),
         new Wcf.WcfTarget(),
+        new Hang.HangTarget(),
     ];
 
     public static IFuzzTarget Find(string name) =>

@@ -1,3 +1,5 @@
+using DiagExt.Core;
+using DiagExt.Core.Catalog;
 using System.Text;
 using DiagExt.Core.Analysis;
 using DiagExt.Core.Detectors.WcfHang;
@@ -71,7 +73,7 @@ public sealed class DmlTarget : IFuzzTarget
     private static void CheckJsonRoundTrip(AnalysisReport report, string summary)
     {
         var writer = new StringWriter();
-        ReportJson.Write(report, writer);
+        DetectorCatalog.Json.Write(report, writer);
         string? back = System.Text.Json.JsonDocument.Parse(writer.ToString()).RootElement.GetProperty("findings")[0].GetProperty("summary").GetString();
         string expected = Encoding.UTF8.GetString(Encoding.UTF8.GetBytes(summary));
         if (back != expected)

@@ -1,3 +1,4 @@
+using DiagExt.Core;
 using System.Runtime.InteropServices;
 using System.Text;
 using DiagExt.Core.Native;

@@ -1,3 +1,4 @@
+using DiagExt.Core;
 using System.Text;
 using DiagExt.Core.Analysis;
 using DiagExt.Core.Detectors.LoaderLock;

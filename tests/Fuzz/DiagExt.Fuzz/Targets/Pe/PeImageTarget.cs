@@ -1,3 +1,4 @@
+using DiagExt.Core;
 using System.Text;
 using DiagExt.Core.Native;
 using DiagExt.Core.Native.Minidump;

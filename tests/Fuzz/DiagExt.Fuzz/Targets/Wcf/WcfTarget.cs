@@ -1,3 +1,4 @@
+using DiagExt.Core;
 using DiagExt.Core.Analysis;
 using DiagExt.Core.Detectors.WcfHang;
 using DiagExt.Core.Reports;
@@ -25,11 +26,11 @@ public sealed class WcfTarget : IFuzzTarget
     /// <summary>Extremes, plus the address of every WCF object of the core: a reference set to another object's address
     /// makes the wrong-type references and the loops between handler, binder and requests.</summary>
     public IReadOnlyList<byte[]> Tokens =>
-        [[0, 0, 0, 0, 0, 0, 0, 0], [0xFF, 0xFF, 0xFF, 0xFF], [1, 0, 0, 0], [2, 0, 0, 0], .. (WcfCore.Shared?.Objects ?? []).Select(o => BitConverter.GetBytes(o.Address))];
+        [[0, 0, 0, 0, 0, 0, 0, 0], [0xFF, 0xFF, 0xFF, 0xFF], [1, 0, 0, 0], [2, 0, 0, 0], .. (SampleCore.Shared?.Objects ?? []).Select(o => BitConverter.GetBytes(o.Address))];
 
     public IEnumerable<byte[]> BuiltInSeeds()
     {
-        if (WcfCore.Shared is not { Objects.Count: > 0 } core)
+        if (SampleCore.Shared is not { Objects.Count: > 0 } core)
             yield break;
         yield return HeapChunkCodec.Encode(core.Objects);
     }
@@ -38,7 +39,7 @@ public sealed class WcfTarget : IFuzzTarget
     {
         var fields = new FieldList(input.Length);
         byte[] copy = input.ToArray();
-        if (WcfCore.Shared is not { } core)
+        if (SampleCore.Shared is not { } core)
             return fields.ToList();
         foreach (var (chunk, offset) in HeapChunkCodec.Decode(copy))
         {
@@ -54,13 +55,11 @@ public sealed class WcfTarget : IFuzzTarget
 
     public string Execute(ReadOnlyMemory<byte> input)
     {
-        if (WcfCore.Shared is not { } core)
+        if (SampleCore.Shared is not { } core)
             return "no-core";
         var chunks = HeapChunkCodec.Decode(input).Select(c => c.Chunk).ToList();
-        var dataTarget = new DataTarget(new OverlayReader(core.Base.DataReader, chunks), new DataTargetOptions());
-        (ClrRuntime? runtime, RuntimeStatus status) = RuntimeLoader.Load(dataTarget, new TargetOptions(), CancellationToken.None);
-        using var target = new Target("fuzzed WCF core", TargetKind.ElfCore, dataTarget, runtime, status,
-            ThreadTimes.Unavailable("not read by the fuzzer"), null, new TargetOptions { Threads = 1 });
+        using Target target = core.Overlay(chunks, "fuzzed WCF core");
+        ClrRuntime? runtime = target.Runtime;
         AnalysisReport report = Analyzer.Run(target, [new WcfHangDetector()]);
         ReportChecks.Check(report);
 

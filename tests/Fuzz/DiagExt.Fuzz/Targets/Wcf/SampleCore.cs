@@ -1,3 +1,4 @@
+using DiagExt.Core;
 using DiagExt.Core.Targets;
 using DiagExt.Fuzz.Engine;
 using Microsoft.Diagnostics.Runtime;
@@ -5,16 +6,16 @@ using Microsoft.Diagnostics.Runtime;
 namespace DiagExt.Fuzz.Targets.Wcf;
 
 /// <summary>
-/// The core of the hung WCF client the test suite makes (samples/WcfHang, apm mode), opened once per process: its
-/// reader serves every execution, and its WCF objects (binder, handler, requests, channel, operations, message ids)
-/// are the seed's chunks. Field layouts come from this unmodified core, so mutations can aim at each reference and
-/// count the reader trusts.
+/// A core the test suite makes, opened once per process: its reader serves every execution, and the objects of the
+/// types a target names are the seed's chunks. Field layouts come from this unmodified core, so mutations can aim at
+/// each reference and count the reader trusts. The wcf target's core is the hung WCF client (samples/WcfHang, apm
+/// mode) with its WCF objects (binder, handler, requests, channel, operations, message ids); hang's are samples/Hangs'.
 /// </summary>
-internal sealed class WcfCore
+internal sealed class SampleCore
 {
     private const int MaxObjects = HeapChunkCodec.MaxChunks;
 
-    private static readonly string[] TypePrefixes =
+    private static readonly string[] WcfTypes =
     [
         "System.ServiceModel.Dispatcher.DuplexChannelBinder",
         "System.ServiceModel.Dispatcher.ChannelHandler",
@@ -27,11 +28,11 @@ internal sealed class WcfCore
     ];
 
     private static readonly object Gate = new();
-    private static WcfCore? _shared;
+    private static readonly Dictionary<string, SampleCore> Opened = [];
 
     private readonly Dictionary<ulong, IReadOnlyList<(int Offset, int Size, FieldKind Kind)>> _layouts = [];
 
-    private WcfCore(string path)
+    private SampleCore(string path, string[] typePrefixes)
     {
         Path = path;
         Base = DataTarget.LoadDump(path);
@@ -41,7 +42,7 @@ internal sealed class WcfCore
         var objects = new List<(ulong, byte[])>();
         foreach (ClrObject obj in runtime.Heap.EnumerateObjects())
         {
-            if (obj.Type?.Name is not { } name || !TypePrefixes.Any(p => name.StartsWith(p, StringComparison.Ordinal)) || name.EndsWith(']'))
+            if (obj.Type?.Name is not { } name || !typePrefixes.Any(p => name.StartsWith(p, StringComparison.Ordinal)) || name.EndsWith(']'))
                 continue;
             byte[] bytes = new byte[Math.Min(obj.Size, (ulong)HeapChunkCodec.MaxChunkBytes)];
             if (Base.DataReader.Read(obj.Address, bytes) != bytes.Length)
@@ -54,16 +55,21 @@ internal sealed class WcfCore
         Objects = objects;
     }
 
-    /// <summary>Where the suite's WcfHang fixture writes the hung client's core.</summary>
-    public static string DefaultPath => System.IO.Path.Combine(FuzzPaths.Root, "artifacts", "test-work", "dumps", "wcfhang-apm.core");
+    /// <summary>Where the suite writes its sample cores.</summary>
+    public static string CorePath(string name) => System.IO.Path.Combine(FuzzPaths.Root, "artifacts", "test-work", "dumps", name);
 
-    /// <summary>The core, or null while the suite has not made it on this machine (asked again next time).</summary>
-    public static WcfCore? Shared
+    /// <summary>The hung WCF client's core, or null while the suite has not made it on this machine (asked again next time).</summary>
+    public static SampleCore? Shared => Get("wcfhang-apm.core", WcfTypes);
+
+    /// <summary>The suite's core <paramref name="name"/> with its objects of those types, or null while it is not made.</summary>
+    public static SampleCore? Get(string name, string[] typePrefixes)
     {
-        get
+        string path = CorePath(name);
+        lock (Gate)
         {
-            lock (Gate)
-                return _shared ??= File.Exists(DefaultPath) ? new WcfCore(DefaultPath) : null;
+            if (Opened.TryGetValue(path, out SampleCore? core))
+                return core;
+            return File.Exists(path) ? Opened[path] = new SampleCore(path, typePrefixes) : null;
         }
     }
 
@@ -73,6 +79,17 @@ internal sealed class WcfCore
 
     /// <summary>The WCF objects of the hang, as the core holds them.</summary>
     public IReadOnlyList<(ulong Address, byte[] Bytes)> Objects { get; } = [];
+
+    /// <summary>
+    /// This core with <paramref name="chunks"/> laid over its memory, opened as diagext opens a dump (one reader thread):
+    /// the runtime is read through the overlay, so every object the chunks replace is what the detectors see.
+    /// </summary>
+    public Target Overlay(IReadOnlyList<HeapChunk> chunks, string name)
+    {
+        var dataTarget = new DataTarget(new OverlayReader(Base.DataReader, chunks), new DataTargetOptions());
+        (ClrRuntime? runtime, RuntimeStatus status) = RuntimeLoader.Load(dataTarget, new TargetOptions(), CancellationToken.None);
+        return new Target(name, TargetKind.ElfCore, dataTarget, runtime, status, ThreadTimes.Unavailable("not read by the fuzzer"), null, new TargetOptions { Threads = 1 });
+    }
 
     /// <summary>The MethodTable pointer and every instance field of the object at <paramref name="address"/> in the unmodified core.</summary>
     public IReadOnlyList<(int Offset, int Size, FieldKind Kind)> FieldsAt(ulong address) => _layouts.TryGetValue(address, out var layout) ? layout : [];

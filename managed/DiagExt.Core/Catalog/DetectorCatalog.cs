@@ -1,9 +1,12 @@
+using DiagExt.Core.Analysis;
 using DiagExt.Core.Detectors.CtorOrder;
 using DiagExt.Core.Detectors.DictCycle;
+using DiagExt.Core.Detectors.Hang;
 using DiagExt.Core.Detectors.LoaderLock;
 using DiagExt.Core.Detectors.WcfHang;
+using DiagExt.Core.Reports;
 
-namespace DiagExt.Core.Analysis;
+namespace DiagExt.Core.Catalog;
 
 /// <summary>
 /// Every detector DiagExt has, in the order <c>analyze</c> runs them. A new detector is one line here: the
@@ -17,12 +20,11 @@ public static class DetectorCatalog
         new CtorOrderDetector(),
         new LoaderLockDetector(),
         new WcfHangDetector(),
+        new HangDetector(),
     ];
 
     public static IDetector? Find(string name) => CreateAll().FirstOrDefault(d => d.Name == name);
 
-    /// <summary>The finding record of the detector with that name, or null if there is none.</summary>
-    public static Type? FindingType(string name) => FindingTypes.GetValueOrDefault(name);
-
-    private static readonly Dictionary<string, Type> FindingTypes = CreateAll().ToDictionary(d => d.Name, d => d.FindingType, StringComparer.Ordinal);
+    /// <summary>Reports as JSON with every detector's finding contract: what --json writes and a batch reads.</summary>
+    public static ReportJson Json { get; } = new(CreateAll().Select(d => d.Contract));
 }

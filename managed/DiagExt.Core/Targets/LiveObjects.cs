@@ -1,6 +1,6 @@
 using Microsoft.Diagnostics.Runtime;
 
-namespace DiagExt.Core.Heap;
+namespace DiagExt.Core.Targets;
 
 public enum Liveness
 {
@@ -10,7 +10,7 @@ public enum Liveness
     /// <summary>Nothing but (possibly) stack words reaches it: garbage the GC has not collected yet, as far as DiagExt can see.</summary>
     Dead,
 
-    /// <summary>The mark stopped at its limit (<see cref="Targets.Limits.MaxLiveMarkObjects"/>) before reaching it.</summary>
+    /// <summary>The mark stopped at its limit (<see cref="Limits.MaxLiveMarkObjects"/>) before reaching it.</summary>
     Unknown,
 }
 

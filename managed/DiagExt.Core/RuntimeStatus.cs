@@ -1,4 +1,4 @@
-namespace DiagExt.Core.Targets;
+namespace DiagExt.Core;
 
 public enum RuntimeAvailability
 {

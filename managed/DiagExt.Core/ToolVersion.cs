@@ -1,6 +1,6 @@
 using System.Reflection;
 
-namespace DiagExt.Core.Rendering;
+namespace DiagExt.Core;
 
 /// <summary>The version of DiagExt printed in reports and by <c>diagext --version</c>.</summary>
 public static class ToolVersion

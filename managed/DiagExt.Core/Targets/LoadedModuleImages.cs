@@ -1,10 +1,9 @@
 using System.Collections.Immutable;
 using System.Reflection.Metadata;
 using DiagExt.Core.Il;
-using DiagExt.Core.Targets;
 using Microsoft.Diagnostics.Runtime;
 
-namespace DiagExt.Core.Detectors.CtorOrder;
+namespace DiagExt.Core.Targets;
 
 /// <summary>
 /// The images of the modules loaded in a target: read from the target's memory, or from the file on disk

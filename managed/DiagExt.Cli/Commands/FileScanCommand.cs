@@ -1,16 +1,16 @@
 using DiagExt.Cli.CommandLine;
 using DiagExt.Core.Analysis;
-using DiagExt.Core.Detectors.CtorOrder;
 using DiagExt.Core.Errors;
 using DiagExt.Core.Reports;
 
 namespace DiagExt.Cli.Commands;
 
 /// <summary>
-/// "diagext ctororder": in a dump or live process (the detector, as analyze runs it), or statically over
-/// assembly files and NuGet packages with --assembly, for CI.
+/// The command of a detector that can also scan files (<see cref="IFileScan"/>, e.g. "diagext ctororder"): in a dump or
+/// live process (the detector, as analyze runs it), or statically over assembly files and NuGet packages with
+/// --assembly, for CI.
 /// </summary>
-public sealed class CtorOrderCommand(IDetector detector) : ICommand
+public sealed class FileScanCommand(IDetector detector, IFileScan scan) : ICommand
 {
     public static readonly OptionSpec Assembly = new("--assembly", "PATTERN",
         "scan assembly files instead of a process: a .dll/.exe, a .nupkg, a folder, or a glob (bin/**/*.dll); more paths may follow");
@@ -25,17 +25,12 @@ public sealed class CtorOrderCommand(IDetector detector) : ICommand
 
     public string Summary => detector.Description;
 
+    public bool InDebugger => true;
+
     public string Usage => $"diagext {Name} <dump> | --pid N | --assembly PATTERN [PATTERN...] [--baseline FILE | --write-baseline FILE] [--format text|dml|json | --json]";
 
-    public string Details => detector.Explanation + Environment.NewLine + Environment.NewLine +
-        "With --assembly no process is involved: a call site found is a warning, since only a process shows whether a type's " +
-        "constructor order differs; a hazard when the code names a type with several matching constructors; information when the type is " +
-        "one only its library knows (built with TypeBuilder, a wrapper fixed by convention). Exit code 1 when any warning or hazard is found " +
-        "(this is the check to run in CI before a runtime update), 0 when none, 2 when a path matches nothing or no input is an assembly. " +
-        "Unreadable or malformed assemblies are named in one note line and do not stop the scan." + Environment.NewLine + Environment.NewLine +
-        "A site reviewed as safe stays quiet: list it in a baseline file (--write-baseline FILE records every site found, --baseline FILE " +
-        "leaves those out), or mark the method, its type or the assembly with [UnconditionalSuppressMessage(\"DiagExt\", \"CtorOrder\", " +
-        "Justification = \"...\")] (SuppressMessage works too, but the compiler keeps it only where CODE_ANALYSIS is defined).";
+    public string Details => detector.Explanation + Environment.NewLine + Environment.NewLine + scan.FileScanExplanation +
+        Environment.NewLine + Environment.NewLine + $"{Assembly.Name} scans files; {WriteBaseline.Name} FILE records every site found, {Baseline.Name} FILE leaves those out.";
 
     public IReadOnlyList<OptionSpec> Options { get; } = [Assembly, Baseline, WriteBaseline, .. CommonOptions.Target];
 
@@ -52,10 +47,10 @@ public sealed class CtorOrderCommand(IDetector detector) : ICommand
         OutputFormat format = OutputFormats.From(arguments, io);
         if (arguments.Has(Baseline.Name) && arguments.Has(WriteBaseline.Name))
             throw new UsageException("--baseline and --write-baseline: one at a time (write a new baseline, or check against one)");
-        var baseline = new StaticCtorOrderScan.BaselineOptions(arguments.Value(Baseline.Name), arguments.Value(WriteBaseline.Name));
-        AnalysisReport report = StaticCtorOrderScan.Run([first, .. arguments.Positionals], baseline, io.Cancellation);
-        OutputFormats.Render(format, report, io);
+        var baseline = new FileScanBaseline(arguments.Value(Baseline.Name), arguments.Value(WriteBaseline.Name));
+        AnalysisReport report = scan.ScanFiles([first, .. arguments.Positionals], baseline, io.Cancellation);
+        OutputFormats.Render(format, report, io, arguments.Has(CommonOptions.Verbose.Name));
         // Writing a baseline records what is there: the run did its job.
-        return report.HasFindings && baseline.Write is null ? ExitCode.HazardsFound : ExitCode.NothingFound;
+        return baseline.Write is null ? report.ExitCode : ExitCode.NothingFound;
     }
 }

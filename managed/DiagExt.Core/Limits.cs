@@ -1,7 +1,7 @@
 using System.Numerics;
 using System.Runtime.CompilerServices;
 
-namespace DiagExt.Core.Targets;
+namespace DiagExt.Core;
 
 /// <summary>
 /// Caps on every count DiagExt reads from a target. The target is broken by definition, so a length
@@ -39,7 +39,7 @@ public sealed record Limits
     public int MaxStackScanBytes { get; init => field = Positive(value); } = 1024 * 1024;
 
     /// <summary>
-    /// Most objects the liveness mark (<see cref="Heap.LiveObjects"/>) visits from the process's roots before it stops
+    /// Most objects the liveness mark (<see cref="Targets.LiveObjects"/>) visits from the process's roots before it stops
     /// and answers "unknown": enough for most live heaps, at some 30-60 bytes of memory per object visited.
     /// </summary>
     public int MaxLiveMarkObjects { get; init => field = Positive(value); } = 4 * 1024 * 1024;

@@ -1,0 +1,70 @@
+using DiagExt.Core.Reports;
+using DiagExt.Core.Targets;
+
+namespace DiagExt.Core.Detectors.Hang;
+
+/// <summary>
+/// Chains of threads waiting one behind the other for a lock, ending in a thread that is not waiting for a lock (it
+/// runs, sleeps, or waits on something without an owner). A dump cannot tell whether that thread will release: a
+/// warning, reported only from <see cref="HangDetector.MinChainWaiters"/> waiting threads on.
+/// </summary>
+internal static class BlockedChains
+{
+    public static IEnumerable<HangFinding> Find(WaitGraph graph, ThreadIndex threads, HashSet<uint> inKnot, HashSet<uint> bystanders, LockNames names)
+    {
+        // Each waiting thread outside a knot ends at the holders its chain reaches that are not themselves blocked.
+        var behind = new Dictionary<uint, List<uint>>();
+        foreach (uint start in graph.Waits.Keys.Where(t => !inKnot.Contains(t) && !bystanders.Contains(t)).OrderBy(t => t))
+        {
+            var seen = new HashSet<uint> { start };
+            var queue = new Queue<uint>([start]);
+            while (queue.Count > 0)
+            {
+                uint t = queue.Dequeue();
+                IReadOnlyList<uint> blockers = graph.Blockers(t);
+                if (blockers.Count == 0 && t != start)
+                    (behind.TryGetValue(t, out List<uint>? list) ? list : behind[t] = []).Add(start);
+                foreach (uint b in blockers)
+                    if (seen.Add(b))
+                        queue.Enqueue(b);
+            }
+        }
+        foreach ((uint end, List<uint> waiters) in behind.OrderBy(e => e.Key))
+        {
+            if (waiters.Count < HangDetector.MinChainWaiters || threads.ByOsId(end) is not { } endThread)
+                continue;
+            yield return Build(endThread, waiters, graph, threads, names);
+        }
+    }
+
+    private static HangFinding Build(TargetThread end, List<uint> waiters, WaitGraph graph, ThreadIndex threads, LockNames names)
+    {
+        var evidence = new List<Markup>();
+        var refs = new List<ThreadRef>();
+        var locks = new List<LockState>();
+        foreach (uint os in waiters)
+        {
+            LockState l = graph.LockWaitedBy(os)!;
+            if (!locks.Contains(l))
+                locks.Add(l);
+            string heldBy = string.Join(", ", graph.Blockers(os).Select(b => $"0x{b:x}"));
+            evidence.Add(Markup.Line().Text("thread ").Thread(os).Text($" waits for {names.Name(l)} ").Object(l.Address).Text($" held by {heldBy}"));
+            refs.Add(ThreadRefs.For(threads.ByOsId(os)!, $"waits for {names.Name(l)} 0x{l.Address:x} held by {heldBy}", graph.WaitOf(os)));
+        }
+        ThreadWait? endWait = graph.WaitOf(end.OsThreadId);
+        string doing = endWait is null ? "is not waiting (it runs, or waits in native code)" : $"waits in {endWait.WaitFrame.ShortName}, which has no owner to follow";
+        evidence.Add(Markup.Line().Text("the chain ends at thread ").Thread(end.OsThreadId).Text($", which {doing}"));
+        refs.Insert(0, ThreadRefs.For(end, $"holds what the chain waits for and {doing}", endWait));
+        return new HangFinding
+        {
+            Kind = HangDetector.BlockedChain,
+            Title = $"{waiters.Count} threads blocked behind thread 0x{end.OsThreadId:x}",
+            Summary = $"{waiters.Count} threads wait, one behind the other, for locks that end at thread {ThreadRefs.Name(end)}, which {doing}. " +
+                      "If it does not release soon, they are hung with it.",
+            Threads = refs,
+            Evidence = evidence,
+            Advice = HangAdvice.BlockedChain,
+            Locks = locks.Select(names.Describe).ToList(),
+        };
+    }
+}

@@ -1,0 +1,107 @@
+using DiagExt.Core.Reports;
+using DiagExt.Core.Targets;
+
+namespace DiagExt.Core.Detectors.Hang;
+
+/// <summary>
+/// A deadlock finding from one knot of the wait-for graph: the cycle as a chain ("thread A holds X, waits for Y held by
+/// thread B ..."), the threads that wait on the cycle's locks from outside it (bystanders) apart, and every lock.
+/// </summary>
+internal static class DeadlockFindingBuilder
+{
+    public static HangFinding Build(IReadOnlyList<uint> knot, WaitGraph graph, ThreadIndex threads, IReadOnlyList<uint> bystanders, LockNames names)
+    {
+        IReadOnlyList<uint> cycle = CycleFinder.OrderedCycle(knot, graph.Blockers);
+        var steps = new List<HangCycleStep>();
+        var evidence = new List<Markup>();
+        var refs = new List<ThreadRef>();
+        var locks = new List<LockState>();
+        for (int i = 0; i < cycle.Count; i++)
+        {
+            uint os = cycle[i], next = cycle[(i + 1) % cycle.Count], previous = cycle[(i + cycle.Count - 1) % cycle.Count];
+            TargetThread thread = threads.ByOsId(os)!;
+            ThreadWait wait = graph.WaitOf(os)!;
+            LockState waitsFor = graph.LockWaitedBy(os)!;
+            LockState? holds = graph.LockWaitedBy(previous) is { } p && p.Holders.Any(h => h.OsThreadId == os) ? p : null;
+            HoldMode? holdMode = holds?.Holders.First(h => h.OsThreadId == os).Mode;
+            AddOnce(locks, waitsFor);
+            steps.Add(new HangCycleStep
+            {
+                OsThreadId = os,
+                ManagedThreadId = thread.ManagedThreadId,
+                Holds = holds is null ? null : $"0x{holds.Address:x}",
+                WaitsFor = $"0x{waitsFor.Address:x}",
+                Frame = wait.WaitFrame.ShortName,
+                CallerFrame = wait.FirstUserCode?.ShortName,
+            });
+            MarkupBuilder line = Markup.Line().Text("thread ").Thread(os).Text(thread.ManagedThreadId is int m ? $" (managed {m})" : "");
+            if (holds is not null)
+                line.Text($" holds {names.Name(holds)}{LockNames.Mode(holdMode!.Value)} ").Object(holds.Address).Text(",");
+            line.Text($" waits for {names.Name(waitsFor)}{Wanted(wait.Site.Kind)} ").Object(waitsFor.Address).Text(" held by thread ").Thread(next)
+                .Text($" (at {wait.WaitFrame.ShortName}{(wait.FirstUserCode is { } user ? $" <- {user.ShortName}" : "")})");
+            evidence.Add(line);
+            string role = holds is null
+                ? $"in the cycle: waits for {names.Name(waitsFor)} 0x{waitsFor.Address:x} held by 0x{next:x}"
+                : $"in the cycle: holds {names.Name(holds)} 0x{holds.Address:x}, waits for {names.Name(waitsFor)} 0x{waitsFor.Address:x} held by 0x{next:x}";
+            refs.Add(ThreadRefs.For(thread, role, wait));
+        }
+        var others = knot.Except(cycle).OrderBy(t => t).ToList();
+        foreach (uint os in others)
+            if (graph.LockWaitedBy(os) is { } l)
+            {
+                AddOnce(locks, l);
+                evidence.Add(Markup.Line().Text("also in the knot: thread ").Thread(os).Text($" waits for {names.Name(l)} ").Object(l.Address));
+                refs.Add(ThreadRefs.For(threads.ByOsId(os)!, $"in the knot: waits for {names.Name(l)} 0x{l.Address:x}", graph.WaitOf(os)));
+            }
+        foreach (uint os in bystanders)
+        {
+            LockState l = graph.LockWaitedBy(os)!;
+            AddOnce(locks, l);
+            string heldBy = string.Join(", ", graph.Blockers(os).Select(b => $"0x{b:x}"));
+            evidence.Add(Markup.Line().Text("bystander: thread ").Thread(os).Text($" waits for {names.Name(l)} ").Object(l.Address)
+                .Text($" held by {heldBy}; it is not in the cycle and cannot go on until the cycle is broken"));
+            refs.Add(ThreadRefs.For(threads.ByOsId(os)!, $"bystander: waits for {names.Name(l)} 0x{l.Address:x} held by {heldBy}", graph.WaitOf(os)));
+        }
+        foreach (LockState l in locks)
+            if (l.Detail is not null || l.UnknownOwners.Count > 0)
+                evidence.Add(Markup.Line().Text($"{names.Name(l)} ").Object(l.Address).Text($": {TypeNames.Short(l.TypeName)}{(names.Path(l.Address) is { } path ? $" in {path}" : "")}, {names.Describe(l).Detail}"));
+
+        bool rw = locks.Any(l => l.Kind == LockKindName.RwLock);
+        string kinds = string.Join(", ", locks.Select(l => KindWord(l.Kind)).Distinct());
+        string chain = string.Join(" -> ", cycle.Select(t => $"0x{t:x}")) + $" -> 0x{cycle[0]:x}";
+        return new HangFinding
+        {
+            Kind = HangDetector.Deadlock,
+            Title = $"Deadlock: {cycle.Count} thread{(cycle.Count == 1 ? "" : "s")} wait for each other's locks ({kinds}): {chain}",
+            Summary = $"Each thread of the cycle holds a lock the previous one waits for and waits for a lock the next one holds: none of them can go on, ever." +
+                      (bystanders.Count > 0 ? $" {bystanders.Count} more thread{(bystanders.Count == 1 ? " waits" : "s wait")} on the cycle's locks (bystanders, listed apart)." : ""),
+            Threads = refs,
+            Evidence = evidence,
+            Advice = rw ? HangAdvice.RwLockDeadlock : HangAdvice.Deadlock,
+            Locks = locks.Select(names.Describe).ToList(),
+            Cycle = steps,
+        };
+    }
+
+    private static void AddOnce(List<LockState> locks, LockState state)
+    {
+        if (!locks.Any(l => l.Address == state.Address))
+            locks.Add(state);
+    }
+
+    private static string Wanted(WaitKind kind) => kind switch
+    {
+        WaitKind.ReadLock => " (to read)",
+        WaitKind.UpgradeableLock => " (upgradeable)",
+        WaitKind.WriteLock => " (to write)",
+        _ => "",
+    };
+
+    private static string KindWord(LockKindName kind) => kind switch
+    {
+        LockKindName.Monitor => "Monitor",
+        LockKindName.Lock => "System.Threading.Lock",
+        LockKindName.RwLock => "ReaderWriterLockSlim",
+        _ => "SemaphoreSlim",
+    };
+}

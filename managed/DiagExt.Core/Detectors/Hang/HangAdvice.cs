@@ -1,0 +1,25 @@
+namespace DiagExt.Core.Detectors.Hang;
+
+/// <summary>What to change, per kind of hang.</summary>
+internal static class HangAdvice
+{
+    public const string Deadlock =
+        "Take locks in one global order everywhere (here the cycle takes them in opposite orders), or hold one lock at a time; " +
+        "where a lock must be taken while holding another, Monitor.TryEnter/Lock.TryEnter/TryEnterWriteLock with a timeout turns the hang into an error you can log.";
+
+    public const string RwLockDeadlock =
+        "Do not wait for another lock while holding a ReaderWriterLockSlim read lock, and do not take the upgradeable lock while holding a lock its readers wait for: " +
+        "take the locks in one global order, or release the read lock first; TryEnterWriteLock with a timeout turns the hang into an error you can log.";
+
+    public const string AsyncDeadlock =
+        "Acquire the semaphores in one global order in every async method (here they await them in opposite orders), or hold one at a time; " +
+        "WaitAsync with a timeout (or a CancellationToken) turns the hang into an error you can log.";
+
+    public const string Starvation =
+        "Never block a pool thread on a task (.Result, .Wait(), GetAwaiter().GetResult()): await it all the way up. The blocked workers wait for continuations " +
+        "that need a pool thread themselves; raising ThreadPool.SetMinThreads only hides it until the next burst.";
+
+    public const string BlockedChain =
+        "The chain ends in a thread that is not waiting for a lock: see what it does (its stack below); a lock held across slow work (I/O, sleeping, a blocking call) stalls every thread behind it. " +
+        "Hold locks for short, CPU-only sections.";
+}

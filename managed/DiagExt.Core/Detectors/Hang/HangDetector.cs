@@ -1,0 +1,109 @@
+using DiagExt.Core.Analysis;
+using DiagExt.Core.Heap;
+using DiagExt.Core.Reports;
+using DiagExt.Core.Targets;
+using Microsoft.Diagnostics.Runtime;
+
+namespace DiagExt.Core.Detectors.Hang;
+
+/// <summary>
+/// Builds the process's wait-for graph (threads wait for locks and tasks, locks are held by threads) and reports what
+/// blocks it: lock cycles (Monitor, System.Threading.Lock, ReaderWriterLockSlim), async methods deadlocked on
+/// SemaphoreSlims, a thread pool starved by sync-over-async, and long chains of blocked threads.
+/// </summary>
+public sealed class HangDetector : IDetector
+{
+    public const string CommandName = "hang";
+    public const string Deadlock = "deadlock";
+    public const string AsyncDeadlock = "async-deadlock";
+    public const string Starvation = "threadpool-starvation";
+    public const string BlockedChain = "blocked-chain";
+
+    /// <summary>Fewest threads waiting one behind the other for a chain to be reported: one waiter on a busy lock is normal.</summary>
+    public const int MinChainWaiters = 2;
+
+    /// <summary>How long a live process is watched before it is read, to say whether its blocked threads move.</summary>
+    public static readonly TimeSpan LiveWindow = TimeSpan.FromSeconds(1);
+
+    public TimeSpan LiveSampleWindow => LiveWindow;
+
+    public string Name => CommandName;
+
+    public string Description => "deadlocks, async deadlocks, thread-pool starvation and blocked chains: the wait-for graph of a hung process";
+
+    public string Explanation =>
+        "Finds what each thread waits in from its frames (Monitor.Enter, Lock.Enter, ReaderWriterLockSlim.Enter*Lock, SemaphoreSlim.Wait, " +
+        "Task.Wait/.Result/GetResult, Thread.Join, ManualResetEventSlim.Wait) and the object it waits for in that wait's stack range, and who " +
+        "holds each lock (the sync-block table and thin locks for Monitor, the owner field of System.Threading.Lock, the owner ids and the " +
+        "per-thread reader counts of ReaderWriterLockSlim). A cycle of threads each waiting for a lock the next holds is 'deadlock' (certain), " +
+        "with the threads that wait on its locks from outside listed as bystanders; every pool worker blocked on a task while work is queued is " +
+        "'threadpool-starvation'; a chain of two or more threads waiting one behind the other for a thread that is not waiting for a lock is " +
+        "'blocked-chain' (a warning: that thread may yet release). Reported: each thread, what it holds and waits for and where, each lock with " +
+        "the static field that holds it. On a live process the threads are sampled twice a second apart to say whether they moved.";
+
+    public DetectorNeeds Needs => DetectorNeeds.ManagedRuntime;
+
+    private readonly SemaphoreInterest _semaphores = new();
+
+    public IHeapInterest? HeapInterest => _semaphores;
+
+    public FindingContract Contract { get; } = new(CommandName, typeof(HangFinding), HangJson.Default);
+
+    public IReadOnlyList<Finding> Analyze(AnalysisContext context)
+    {
+        Target target = context.Target;
+        ClrRuntime runtime = target.Runtime!;
+        var index = new ThreadIndex(target.Threads);
+        WaitGraph graph = WaitGraphBuilder.Build(target, index, context.Cancellation);
+        IReadOnlyList<IReadOnlyList<uint>> knots = CycleFinder.Knots(graph.Waits.Keys.ToList(), graph.Blockers);
+        var inKnot = knots.SelectMany(k => k).ToHashSet();
+        var reaching = Reaching(graph, inKnot);
+
+        var paths = StaticReferenceFinder.FindPaths(runtime, graph.Locks.Keys.ToHashSet(), context.Cancellation);
+        var names = new LockNames(paths);
+        var findings = new List<Finding>();
+        foreach (IReadOnlyList<uint> knot in knots)
+        {
+            var members = knot.ToHashSet();
+            var bystanders = reaching.Where(r => r.Value.Overlaps(members)).Select(r => r.Key).OrderBy(t => t).ToList();
+            findings.Add(DeadlockFindingBuilder.Build(knot, graph, index, bystanders, names));
+        }
+        findings.AddRange(BlockedChains.Find(graph, index, inKnot, reaching.Keys.ToHashSet(), names));
+        using (var images = new LoadedModuleImages(target))
+            findings.AddRange(AsyncDeadlocks.Find(target, context.Heap.ObjectsFor(_semaphores), images,
+                wanted => new LockNames(StaticReferenceFinder.FindPaths(runtime, wanted, context.Cancellation)), context.Cancellation));
+        if (PoolStarvation.Find(target, graph, context.Note, context.Cancellation) is { } starved)
+            findings.Add(starved);
+        for (int i = 0; i < findings.Count; i++)
+            findings[i] = LiveProgress.Annotate((HangFinding)findings[i], target);
+        int waiting = graph.Waits.Values.Count(w => w.IsLockWait);
+        if (findings.Count == 0)
+            context.Note($"{graph.Waits.Count} thread{(graph.Waits.Count == 1 ? "" : "s")} in a wait ({waiting} for a lock); no cycle, no chain");
+        return findings;
+    }
+
+    /// <summary>For each thread outside the knots, the knot threads its chain of blockers reaches (bounded by the thread count).</summary>
+    private static Dictionary<uint, HashSet<uint>> Reaching(WaitGraph graph, HashSet<uint> inKnot)
+    {
+        var result = new Dictionary<uint, HashSet<uint>>();
+        foreach (uint start in graph.Waits.Keys)
+        {
+            if (inKnot.Contains(start))
+                continue;
+            var seen = new HashSet<uint> { start };
+            var reached = new HashSet<uint>();
+            var queue = new Queue<uint>([start]);
+            while (queue.Count > 0)
+                foreach (uint b in graph.Blockers(queue.Dequeue()))
+                {
+                    if (inKnot.Contains(b))
+                        reached.Add(b);
+                    else if (seen.Add(b))
+                        queue.Enqueue(b);
+                }
+            if (reached.Count > 0)
+                result[start] = reached;
+        }
+        return result;
+    }
+}

@@ -1,0 +1,99 @@
+using System.Text.Json.Serialization;
+using DiagExt.Core.Reports;
+
+namespace DiagExt.Core.Detectors.Hang;
+
+/// <summary>What blocks a hung process: a cycle of threads and locks, async methods waiting on each other, a starved pool or a long chain.</summary>
+public sealed record HangFinding : Finding, IHasRing
+{
+    /// <summary>The cycle for renderers that draw it: each thread (or async method) and the lock it waits for.</summary>
+    [JsonIgnore]
+    public IReadOnlyList<RingStep> Ring => Cycle.Select(s => new RingStep(
+        s.OsThreadId is uint t ? $"0x{t:x}{(s.ManagedThreadId is int m ? $" ({m})" : "")}" : s.Method ?? "?",
+        $"waits for {LockName(s.WaitsFor)}")).ToList();
+
+    private string LockName(string address) =>
+        Locks.FirstOrDefault(l => l.Address == address) is { } l ? $"{(l.Path is { } p ? p[(p.LastIndexOf('.') + 1)..] : Targets.TypeNames.Short(l.Type))} {address}" : address;
+
+    public override string Detector => HangDetector.CommandName;
+
+    /// <summary>A cycle, an async cycle and a starved pool are certain; a chain ending in a thread that runs may yet move.</summary>
+    public override FindingSeverity Severity => Kind == HangDetector.BlockedChain ? FindingSeverity.Warning : FindingSeverity.Hazard;
+
+    /// <summary>The locks involved, each with who holds it and, when the heap shows one, the static field path that holds it.</summary>
+    public IReadOnlyList<HangLock> Locks { get; init; } = [];
+
+    /// <summary>The cycle in wait order: each step's thread waits for the next step's; the last waits for the first.</summary>
+    public IReadOnlyList<HangCycleStep> Cycle { get; init; } = [];
+
+    /// <summary>The pool's state, for threadpool-starvation.</summary>
+    public HangThreadPool? ThreadPool { get; init; }
+
+    /// <summary>On a live process: whether the blocked threads moved between two samples ("still blocked after 1.0 s, no CPU used").</summary>
+    public string? Progress { get; init; }
+}
+
+/// <summary>One lock of a finding.</summary>
+public sealed record HangLock
+{
+    /// <summary>The lock object's address, "0x7ef5bd80a2e8".</summary>
+    public required string Address { get; init; }
+
+    /// <summary>The object's type: System.Object for a plain lock object, System.Threading.Lock, ReaderWriterLockSlim, SemaphoreSlim.</summary>
+    public required string Type { get; init; }
+
+    /// <summary>"monitor", "lock", "rwlock" or "semaphore".</summary>
+    public required string Kind { get; init; }
+
+    /// <summary>The static field (or one field further) that holds it: "Hangs.MonitorDeadlock.AccountLock".</summary>
+    public string? Path { get; init; }
+
+    /// <summary>OS ids of the threads that hold it; empty for a semaphore, which has no owner.</summary>
+    public IReadOnlyList<uint> HeldBy { get; init; } = [];
+
+    /// <summary>Recursion, counts, waiters, as the target records them.</summary>
+    public string? Detail { get; init; }
+}
+
+/// <summary>One thread of a cycle: what it holds and what it waits for, and in which frame.</summary>
+public sealed record HangCycleStep
+{
+    /// <summary>The thread of a lock cycle; null for an async method, which no thread runs while it waits.</summary>
+    public uint? OsThreadId { get; init; }
+
+    public int? ManagedThreadId { get; init; }
+
+    /// <summary>The async method of an async-deadlock step ("SemaphoreDeadlock.PlaceOrderAsync").</summary>
+    public string? Method { get; init; }
+
+    /// <summary>Its state machine box (a task), for !DumpObj and dumpasync.</summary>
+    public string? StateMachine { get; init; }
+
+    /// <summary>The lock it holds that the previous step waits for.</summary>
+    public string? Holds { get; init; }
+
+    /// <summary>The lock it waits for, held by the next step.</summary>
+    public required string WaitsFor { get; init; }
+
+    /// <summary>The wait frame: "Monitor.Enter", "ReaderWriterLockSlim.EnterWriteLock".</summary>
+    public string? Frame { get; init; }
+
+    /// <summary>The user's frame that waits: where it takes the lock.</summary>
+    public string? CallerFrame { get; init; }
+}
+
+/// <summary>The thread pool of a starved process.</summary>
+public sealed record HangThreadPool
+{
+    public required int Workers { get; init; }
+
+    public int? MaxWorkers { get; init; }
+
+    public required int BlockedWorkers { get; init; }
+
+    /// <summary>Work items queued (global, high-priority and per-thread queues), when the queues could be read.</summary>
+    public int? Queued { get; init; }
+
+    /// <summary>Where the workers block, grouped: "OrderService.Load -> Task.Result (2)".</summary>
+    public IReadOnlyList<string> BlockedAt { get; init; } = [];
+}

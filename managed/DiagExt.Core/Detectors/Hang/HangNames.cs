@@ -1,0 +1,64 @@
+namespace DiagExt.Core.Detectors.Hang;
+
+/// <summary>
+/// The runtime's own names that hang reads, one place per runtime family. .NET (Core) names were read in .NET 10.0.12
+/// dumps (dotnet-dump 10.0.750501) and dotnet/runtime; .NET Framework names are from referencesource and untested here
+/// (no Framework dump can be made on this machine). Where the families differ both are listed and tried in order.
+/// </summary>
+internal static class HangNames
+{
+    public const string Monitor = "System.Threading.Monitor";
+    public const string Lock = "System.Threading.Lock";
+    public const string ReaderWriterLockSlim = "System.Threading.ReaderWriterLockSlim";
+    public const string ReaderWriterCount = "System.Threading.ReaderWriterCount";
+    public const string SemaphoreSlim = "System.Threading.SemaphoreSlim";
+    public const string TaskNode = "System.Threading.SemaphoreSlim+TaskNode";
+    public const string Task = "System.Threading.Tasks.Task";
+    public const string Thread = "System.Threading.Thread";
+    public const string ManualResetEventSlim = "System.Threading.ManualResetEventSlim";
+    public const string WaitHandle = "System.Threading.WaitHandle";
+    public const string ThreadPool = "System.Threading.ThreadPool";
+    public const string WorkStealingQueueList = "System.Threading.ThreadPoolWorkQueue+WorkStealingQueueList";
+
+    // Lock (.NET 9+ only): the owner is an OS thread id, 0 when free.
+    public const string LockOwner = "_owningThreadId";
+    public const string LockRecursion = "_recursionCount";
+
+    // ReaderWriterLockSlim: managed thread ids, -1 when free. Framework: no underscore.
+    public static readonly string[] WriteOwner = ["_writeLockOwnerId", "writeLockOwnerId"];
+    public static readonly string[] UpgradeOwner = ["_upgradeLockOwnerId", "upgradeLockOwnerId"];
+    public static readonly string[] LockId = ["_lockID", "lockID"];
+    public static readonly string[] Owners = ["_owners", "owners"];
+    /// <summary>[ThreadStatic] ReaderWriterCount list of the thread's read/upgrade/write counts per lock (both families).</summary>
+    public const string ReaderCounts = "t_rwc";
+    public const string CountLockId = "lockID";
+    public const string CountReaders = "readercount";
+    public const string CountNext = "next";
+
+    // SemaphoreSlim (both families).
+    public const string CurrentCount = "m_currentCount";
+    public const string MaxCount = "m_maxCount";
+    public const string WaitCount = "m_waitCount";
+    public const string AsyncHead = "m_asyncHead";
+    public const string NodeNext = "Next";
+
+    // Task (both families).
+    public const string ContinuationObject = "m_continuationObject";
+    public const string StateFlags = "m_stateFlags";
+    public const string StateMachine = "StateMachine";
+
+    // Thread: the managed id of the thread a Join waits for.
+    public static readonly string[] ManagedThreadId = ["_managedThreadId", "m_ManagedThreadId"];
+
+    // Thread pool (.NET 6+ managed pool; Framework's is native and ClrMD's ClrThreadPool is all there is).
+    public static readonly string[] WorkQueue = ["s_workQueue"];
+    public static readonly string[] GlobalQueues = ["workItems", "highPriorityWorkItems", "lowPriorityWorkItems"];
+    public const string AssignableQueues = "_assignableWorkItemQueues";
+    public const string LocalQueues = "_queues";
+    public const string LocalQueueArray = "m_array";
+    public const string QueueHead = "_head";
+    public const string SegmentSlots = "_slots";
+    public const string SegmentNext = "_nextSegment";
+    public const string SlotItem = "Item";
+    public const string WorkerStart = "System.Threading.PortableThreadPool+WorkerThread";
+}

@@ -1,0 +1,38 @@
+// The hangs .NET services hit most, one per mode, for the `hang` detector's tests. Each mode builds its hang,
+// waits until every thread that should be blocked is (ThreadState WaitSleepJoin for a while, or the pool's
+// counts), prints what it built (the ground truth: which managed thread holds and waits for which lock) and
+// "READY <pid>", then stays hung until killed.
+//
+//   monitor2     two threads take two Monitor locks in opposite order
+//   monitor3     a three-thread Monitor cycle, plus a bystander waiting on one of its locks
+//   lock3        the same with System.Threading.Lock (.NET 9+)
+//   semaphore    two async methods, each holding one SemaphoreSlim and awaiting the other's
+//   starvation   every pool worker blocks in .Result on a task whose continuation needs a pool worker
+//   rwlock       a ReaderWriterLockSlim upgrade blocked by a reader that waits on the upgrader's Monitor
+//   tcs          a thread blocked on a TaskCompletionSource's task nobody completes
+//   healthy      busy and contended, nothing hung
+
+using Hangs;
+
+string mode = args.Length > 0 ? args[0] : "monitor2";
+Action? build = mode switch
+{
+    "monitor2" => MonitorDeadlock.TwoThreads,
+    "monitor3" => MonitorDeadlock.ThreeThreadsAndBystander,
+    "lock3" => LockDeadlock.ThreeThreadsAndBystander,
+    "semaphore" => SemaphoreDeadlock.Run,
+    "starvation" => Starvation.Run,
+    "rwlock" => UpgradeDeadlock.Run,
+    "tcs" => NeverCompleted.Run,
+    "healthy" => BusyHealthy.Run,
+    _ => null,
+};
+if (build is null)
+{
+    Console.Error.WriteLine($"unknown mode {mode}");
+    return 2;
+}
+build();
+Console.WriteLine($"READY {Environment.ProcessId}");
+Thread.Sleep(Timeout.Infinite);
+return 0;

@@ -1,0 +1,42 @@
+using System.Text.Json;
+using DiagExt.Tests.Infrastructure;
+
+namespace DiagExt.Tests.Hang;
+
+/// <summary>
+/// 'diagext hang --pid' on running samples/Hangs: it watches the process for a second before reading it, says the
+/// blocked threads did not move (no CPU, the same wait), and leaves the process running, traced by no one.
+/// </summary>
+[TestFixture]
+public class HangLiveTests
+{
+    [TestCase("monitor3", "deadlock")]
+    [TestCase("lock3", "deadlock")]
+    [TestCase("rwlock", "deadlock")]
+    [TestCase("starvation", "threadpool-starvation")]
+    public void A_live_hang_is_still_blocked_after_a_second_and_the_process_keeps_running(string mode, string kind)
+    {
+        using SampleProcess sample = SampleProcess.StartAndWaitReady(SampleBuilder.Build("Hangs"), [mode], TimeSpan.FromMinutes(2), detached: true);
+        Diagext.Result result = Diagext.Run("hang", "--pid", sample.Pid.ToString(), "--json");
+        Assert.That(result.ExitCode, Is.EqualTo(1), result.Stdout + result.Stderr);
+        JsonElement finding = result.Findings.Single();
+        Assert.That(finding.GetProperty("kind").GetString(), Is.EqualTo(kind));
+        Assert.That(finding.GetProperty("progress").GetString(), Does.StartWith("still blocked after 1.0 s, no CPU used"));
+        Assert.That(finding.GetProperty("threads").EnumerateArray().All(t => t.GetProperty("recentCpuShare").GetDouble() == 0), Is.True, "none of the named threads ran");
+        // A hung process uses no CPU, so "running" here is: alive, no thread stopped, none traced (diagext let go).
+        Assert.That(sample.HasExited, Is.False);
+        Assert.That(ProcState.States(sample.Pid).Values, Has.None.AnyOf('T', 't'));
+        Assert.That(ProcState.AnyThreadTraced(sample.Pid), Is.False);
+    }
+
+    [Test]
+    public void A_busy_healthy_process_gives_no_finding_live()
+    {
+        using SampleProcess sample = SampleProcess.StartAndWaitReady(SampleBuilder.Build("Hangs"), ["healthy"], TimeSpan.FromMinutes(2), detached: true);
+        Diagext.Result result = Diagext.Run("hang", "--pid", sample.Pid.ToString(), "--json");
+        Assert.That(result.ExitCode, Is.Zero, result.Stdout + result.Stderr);
+        Assert.That(result.Findings, Is.Empty);
+        var (running, why) = ProcState.RunsFreely(sample.Pid, TimeSpan.FromMilliseconds(500));
+        Assert.That(running, Is.True, why);
+    }
+}
