@@ -49,8 +49,10 @@ public class DictCycleSeedAttributionTests
     [OneTimeTearDown]
     public void DeleteDumps()
     {
+        // The patched copies too: CorePatch leaves its file (~150 MB each).
         foreach (SeedRace race in Races.Values)
-            File.Delete(race.Path);
+            foreach (string path in new[] { race.Path, race.Path + ".stale", race.Path + ".bogus" })
+                File.Delete(path);
         Races.Clear();
     }
 
