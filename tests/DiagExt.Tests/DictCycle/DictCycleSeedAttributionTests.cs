@@ -22,7 +22,12 @@ namespace DiagExt.Tests.DictCycle;
 [NonParallelizable]
 public class DictCycleSeedAttributionTests
 {
-    public static readonly string[] Runtimes = ["8.0.33", "9.0.23"];
+    /// <summary>
+    /// Both runtimes for the campaign (scripts/seed-attribution.sh); in the suite one, 9.0.23: a caught race there costs
+    /// a self-contained publish, launches until the race is caught (about one in thirty under load) and two patched
+    /// cores, and the suite's time budget does not pay for that twice.
+    /// </summary>
+    public static readonly string[] Runtimes = DumpsPerRuntime > 0 ? ["8.0.33", "9.0.23"] : ["9.0.23"];
 
     private const string Holder = "ConcurrentDictionary.Program._dict";
 
