@@ -33,6 +33,15 @@ public sealed record Limits
     /// <summary>Most x64 .pdata entries read from one PE image (large DLLs have some 100,000).</summary>
     public int MaxRuntimeFunctionsPerModule { get; init => field = Positive(value); } = 1024 * 1024;
 
+    /// <summary>Most bytes of one thread's live stack read for references to objects, from its stack pointer up.</summary>
+    public int MaxStackScanBytes { get; init => field = Positive(value); } = 1024 * 1024;
+
+    /// <summary>
+    /// Most objects the liveness mark (<see cref="Targets.LiveObjects"/>) visits from the process's roots before it stops
+    /// and answers "unknown": enough for most live heaps, at some 30-60 bytes of memory per object visited.
+    /// </summary>
+    public int MaxLiveMarkObjects { get; init => field = Positive(value); } = 4 * 1024 * 1024;
+
     /// <summary>Most bytes of one native stack scanned for return addresses, from the stack pointer up.</summary>
     public int MaxNativeStackScanBytes { get; init => field = Positive(value); } = 1024 * 1024;
 

@@ -31,7 +31,14 @@ namespace ConcurrentDictionary
         {
             if (args.Length == 1 && args[0] == "--catch")
             {
-                Environment.Exit(Caught.Run(Modify));
+                Environment.Exit(Caught.Run(Modify, mainReturns: false));
+            }
+            if (args.Length == 2 && args[0] == "--catch" && args[1] == "--main-returns")
+            {
+                int code = Caught.Run(Modify, mainReturns: true);
+                if (code != 0)
+                    Environment.Exit(code);
+                return; // the writers are foreground threads: the process lives on after Main
             }
 
             for (int k = 0; k < 1_000_000; k++)
@@ -46,29 +53,36 @@ namespace ConcurrentDictionary
         }
     }
 
-    /// <summary>Three threads running the seed's Modify() in a loop, each call caught: not the seed's code, the harness around it.</summary>
+    /// <summary>
+    /// Three threads running the seed's Modify() in a loop, each call caught: not the seed's code, the harness around it.
+    /// With mainReturns the main thread throws from the table too until READY, then returns from Main while the three
+    /// (foreground) threads go on: a main thread that has left all managed code behind.
+    /// </summary>
     static class Caught
     {
         static readonly TimeSpan RaceWindow = TimeSpan.FromMilliseconds(500);
         const int ThrowsBeforeReady = 50;
         static int _thrown;
 
-        public static int Run(Action modify)
+        public static int Run(Action modify, bool mainReturns)
         {
+            void Once()
+            {
+                try
+                {
+                    modify();
+                }
+                catch (Exception e)
+                {
+                    if (Interlocked.Increment(ref _thrown) == 1)
+                        Console.WriteLine($"corrupt: {e.GetType().Name}: {e.Message}");
+                }
+            }
+
             void Loop()
             {
                 while (true)
-                {
-                    try
-                    {
-                        modify();
-                    }
-                    catch (Exception e)
-                    {
-                        if (Interlocked.Increment(ref _thrown) == 1)
-                            Console.WriteLine($"corrupt: {e.GetType().Name}: {e.Message}");
-                    }
-                }
+                    Once();
             }
 
             // The seed's first round as it is: only the first inserts can race (later rounds overwrite existing keys),
@@ -82,8 +96,15 @@ namespace ConcurrentDictionary
                 Interlocked.Increment(ref _thrown);
                 Console.WriteLine($"corrupt: {e.InnerException?.GetType().Name}: {e.InnerException?.Message}");
             }
+            var hammers = new List<int>();
             for (int i = 0; i < 3; i++)
-                new Thread(Loop) { IsBackground = true }.Start();
+            {
+                var hammer = new Thread(Loop) { IsBackground = !mainReturns };
+                hammer.Start();
+                hammers.Add(hammer.ManagedThreadId);
+            }
+            // The ground truth a test compares the threads DiagExt names with: these, and no other, use the table now.
+            Console.WriteLine($"HAMMERING {string.Join(" ", hammers)}");
             // The writers race only while the keys are new: a table that survived the first inserts stays healthy.
             var clock = System.Diagnostics.Stopwatch.StartNew();
             while (Volatile.Read(ref _thrown) < ThrowsBeforeReady)
@@ -93,10 +114,14 @@ namespace ConcurrentDictionary
                     Console.WriteLine($"no race in {RaceWindow.TotalSeconds} s");
                     return 3;
                 }
-                Thread.Sleep(10);
+                if (mainReturns)
+                    Once();
+                else
+                    Thread.Sleep(10);
             }
             Console.WriteLine($"READY {Environment.ProcessId}");
-            Thread.Sleep(Timeout.Infinite);
+            if (!mainReturns)
+                Thread.Sleep(Timeout.Infinite);
             return 0;
         }
     }

@@ -12,6 +12,7 @@ public sealed class AnalysisContext
 {
     private readonly Lazy<HeapIndex> _heap;
     private readonly List<string> _notes = [];
+    private readonly List<string> _setAside = [];
 
     public AnalysisContext(Target target, IReadOnlyCollection<IHeapInterest> interests, CancellationToken cancellation)
         : this(target, StartOnFirstUse(target, interests, cancellation), cancellation)
@@ -43,6 +44,20 @@ public sealed class AnalysisContext
     /// so the report can say it: no finding must not look like no analysis. It becomes the outcome's Reason ("note:").
     /// </summary>
     public void Note(string text) => _notes.Add(text);
+
+    /// <summary>
+    /// Records evidence the detector weighed and did not count ("thread 0x1a2b not listed: a stale reference to ... in
+    /// unused stack memory"): not a finding and not a note, but what --verbose shows of why a thread is not named.
+    /// </summary>
+    public void SetAside(string text) => _setAside.Add(text);
+
+    /// <summary>The evidence set aside since the last call.</summary>
+    internal IReadOnlyList<string> TakeSetAside()
+    {
+        string[] lines = [.. _setAside];
+        _setAside.Clear();
+        return lines;
+    }
 
     /// <summary>The same target and heap pass for one detector, with notes of its own.</summary>
     internal AnalysisContext ForDetector() => new(Target, _heap, Cancellation);

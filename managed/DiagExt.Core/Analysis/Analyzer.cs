@@ -68,7 +68,11 @@ public static class Analyzer
             foreach (HeapDamage damage in own.Heap.Damage.Take(3))
                 own.Note($"heap damaged: {damage}");
         IReadOnlyList<string> notes = own.TakeNotes();
-        return new DetectorOutcome(detector.Name, DetectorStatus.Ran, notes.Count == 0 ? null : string.Join("; ", notes), findings, watch.Elapsed);
+        IReadOnlyList<string> setAside = own.TakeSetAside();
+        return new DetectorOutcome(detector.Name, DetectorStatus.Ran, notes.Count == 0 ? null : string.Join("; ", notes), findings, watch.Elapsed)
+        {
+            Detail = setAside.Count == 0 ? null : string.Join("\n", setAside),
+        };
     }
 
     public static TargetSummary Summarize(Target target) => new(

@@ -4,6 +4,12 @@ namespace DiagExt.Core.Native;
 internal interface IMemoryReader
 {
     int ReadMemory(ulong address, Span<byte> buffer);
+
+    /// <summary>
+    /// The end (exclusive) of the captured region holding <paramref name="address"/> (a core's PT_LOAD, one mapping;
+    /// a minidump's memory range), or 0 when the reader does not know or the address was not captured.
+    /// </summary>
+    ulong RegionEnd(ulong address) => 0;
 }
 
 /// <summary>Typed reads on top of <see cref="IMemoryReader"/>: false when the bytes were not captured.</summary>

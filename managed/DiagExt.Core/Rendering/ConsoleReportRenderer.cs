@@ -25,6 +25,11 @@ public sealed class ConsoleReportRenderer(IMarkupStyle style, bool verbose = fal
                 RenderFailure(outcome, output);
             else if (outcome.Reason is { } note)
                 output.WriteLine(style.Text($"{outcome.Detector}: note: {note}"));
+            if (outcome.Status == DetectorStatus.Ran && verbose && outcome.Detail is { } setAside)
+            {
+                output.WriteLine(style.Text($"{outcome.Detector}: set aside (weighed, not counted):"));
+                WriteDetail(setAside, output);
+            }
             foreach (Finding finding in outcome.Findings)
                 RenderFinding(finding, advicePrinted, output);
         }
@@ -38,8 +43,13 @@ public sealed class ConsoleReportRenderer(IMarkupStyle style, bool verbose = fal
     {
         output.WriteLine(style.Strong(style.Text($"{outcome.Detector}: failed: {outcome.Reason}")));
         if (verbose && outcome.Detail is { } detail)
-            foreach (string line in detail.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
-                output.WriteLine($"    {style.Text(line)}");
+            WriteDetail(detail, output);
+    }
+
+    private void WriteDetail(string detail, TextWriter output)
+    {
+        foreach (string line in detail.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
+            output.WriteLine($"    {style.Text(line)}");
     }
 
     /// <param name="advicePrinted">Advice already printed in this run: a paragraph shared by many findings is printed once.</param>

@@ -12,7 +12,10 @@ public enum DetectorStatus
 /// <summary>What one detector did in one analysis: its findings, or why it did not run (or did not finish).</summary>
 public sealed record DetectorOutcome(string Detector, DetectorStatus Status, string? Reason, IReadOnlyList<Finding> Findings, TimeSpan Elapsed)
 {
-    /// <summary>For a failed detector, where it failed (the exception's stack), shown only with --verbose.</summary>
+    /// <summary>
+    /// Shown only with --verbose: for a failed detector, where it failed (the exception's stack); for one that ran, the
+    /// evidence it weighed and set aside, one line each ("thread 0x1a2b not listed: a stale reference to ...").
+    /// </summary>
     public string? Detail { get; init; }
 
     public static DetectorOutcome Failure(string detector, Exception error, TimeSpan elapsed) =>

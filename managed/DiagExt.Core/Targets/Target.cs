@@ -14,6 +14,7 @@ namespace DiagExt.Core.Targets;
 public sealed class Target : IDisposable
 {
     private readonly Lazy<IReadOnlyList<TargetThread>> _threads;
+    private readonly Lazy<LiveObjects?> _liveness;
     private readonly Action? _onDispose;
     private readonly ElfCoreFile? _core;
 
@@ -40,6 +41,7 @@ public sealed class Target : IDisposable
         Options = options;
         _onDispose = onDispose;
         _threads = new(BuildThreads);
+        _liveness = new(() => runtime is null ? null : new LiveObjects(runtime, () => Threads.Select(t => t.CurrentException), Limits.MaxLiveMarkObjects));
     }
 
     /// <summary>The dump path or "process N".</summary>
@@ -89,6 +91,12 @@ public sealed class Target : IDisposable
 
     /// <summary>Every OS thread, with its managed identity where the runtime knows it.</summary>
     public IReadOnlyList<TargetThread> Threads => _threads.Value;
+
+    /// <summary>
+    /// Which heap objects something other than a thread's stack keeps alive (one mark shared by every detector, run as far
+    /// as questions need it); null without a managed runtime. <see cref="TargetThread.Holds(ulong)"/> asks it.
+    /// </summary>
+    public LiveObjects? Liveness => _liveness.Value;
 
     public TargetThread? FindThread(uint osThreadId) => Threads.FirstOrDefault(t => t.OsThreadId == osThreadId);
 

@@ -94,10 +94,11 @@ public static class TargetOpener
             return Attach(pid, options, cancellation);
         if (!OperatingSystem.IsLinux())
             throw new DiagExtException("a snapshot of a live process is supported on Linux and Windows only");
-        UnpackedDump dump = CreateDumpSnapshot.Take(pid, cancellation);
+        (UnpackedDump dump, string? retried) = CreateDumpSnapshot.Take(pid, cancellation);
         try
         {
-            return OpenFile(dump.Path, $"process {pid} (createdump snapshot)", options, dump, cancellation);
+            // A retry is said where every report shows it: in the target's name.
+            return OpenFile(dump.Path, $"process {pid} (createdump snapshot{(retried is null ? "" : $"; {retried}")})", options, dump, cancellation);
         }
         catch
         {

@@ -17,7 +17,7 @@ internal sealed record CollectionException(ulong Address, string Type, string? T
     public CollectionException At(ulong address) => this with { Address = address };
 
     /// <summary>Whether its frames name code an instance of <paramref name="collectionType"/> runs (shared generic code included).</summary>
-    public bool RunsThrough(string collectionType) => CollectionTypes.Any(t => HashTableThreadFinder.SharesCode(t, collectionType));
+    public bool RunsThrough(string collectionType) => CollectionTypes.Any(t => SharedCode.Runs(t, collectionType));
 }
 
 /// <summary>Finds the exceptions a corrupt table threw, among the exception objects of the heap pass.</summary>

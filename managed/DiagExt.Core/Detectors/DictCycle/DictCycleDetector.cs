@@ -56,6 +56,8 @@ public sealed class DictCycleDetector : IDetector
         {
             var subject = new HashTableThreadFinder.Subject(instance, typeName, corrupt.Count(c => c.TypeName == typeName) == 1, corrupt.Count == 1);
             HashTableThreadFinder.Result threads = HashTableThreadFinder.Find(context.Target, subject, exceptions);
+            foreach (string line in threads.SetAside)
+                context.SetAside($"0x{instance.Address:x}: {line}");
             IReadOnlyList<HashTableDefect> defects = threads.InResize.Count > 0
                 ? diagnosis.Defects.Where(d => d.IsCycle).ToList() // mid-Resize the arrays legitimately disagree
                 : diagnosis.Defects;

@@ -56,6 +56,9 @@ public sealed record DictCycleFinding : Finding
     /// <summary>A static field path that holds the instance, when one was found.</summary>
     public string? Holder { get; init; }
 
-    /// <summary>What lookups do on this runtime: "never return" or "throw InvalidOperationException".</summary>
+    /// <summary>
+    /// What callers get: the exceptions the heap shows the table threw ("calls on it throw InvalidOperationException and
+    /// IndexOutOfRangeException"), else what lookups do on this runtime ("lookups never return", "lookups throw InvalidOperationException").
+    /// </summary>
     public required string Verdict { get; init; }
 }

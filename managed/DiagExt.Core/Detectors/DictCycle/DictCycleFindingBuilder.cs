@@ -88,7 +88,7 @@ internal static class DictCycleFindingBuilder
             Holder = holder,
             Keys = keys,
             Exceptions = thrown,
-            Verdict = main.IsCycle ? (layout.LookupsThrowOnCycle ? "lookups throw InvalidOperationException" : "lookups never return") : DictCycleVerdict.Consequence(main, layout, string.Join(", ", main.Buckets)),
+            Verdict = DictCycleVerdict.Verdict(main, layout, thrown),
         };
     }
 

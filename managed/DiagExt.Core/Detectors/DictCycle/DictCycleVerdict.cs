@@ -61,6 +61,26 @@ internal static class DictCycleVerdict
         return list.Count > 6 ? string.Join(separator, list.Take(6)) + separator + "..." : string.Join(separator, list);
     }
 
+    private const string InvalidOperation = "InvalidOperationException";
+
+    /// <summary>
+    /// What callers of the table get, for the finding's verdict: the exceptions the heap shows it threw (<paramref name="thrown"/>,
+    /// the census of its exceptions, most frequent first), else what <paramref name="main"/> makes lookups do on this layout.
+    /// A loop makes lookups throw InvalidOperationException on .NET Core 2.1+, but a table broken in other ways as well
+    /// throws what its other defects cause (an insert past the entries throws IndexOutOfRangeException): the census names both.
+    /// </summary>
+    public static string Verdict(HashTableDefect main, HashTableLayout layout, IReadOnlyList<ExceptionCount> thrown)
+    {
+        string predicted = main.IsCycle
+            ? (layout.LookupsThrowOnCycle ? $"lookups throw {InvalidOperation}" : "lookups never return")
+            : Consequence(main, layout, string.Join(", ", main.Buckets));
+        var types = thrown.GroupBy(t => t.Type).OrderByDescending(g => g.Sum(t => t.Count)).ThenBy(g => g.Key, StringComparer.Ordinal).Select(g => g.Key).ToList();
+        if (types.Count == 0 || (main.IsCycle && layout.LookupsThrowOnCycle && types is [InvalidOperation]))
+            return predicted;
+        string threw = $"calls on it throw {string.Join(" and ", types)}";
+        return main.IsCycle && !layout.LookupsThrowOnCycle ? $"{predicted}; {threw}" : threw;
+    }
+
     /// <summary>What a lookup whose chain runs into <paramref name="defect"/> does on this layout.</summary>
     public static string Consequence(HashTableDefect defect, HashTableLayout layout, string buckets)
     {

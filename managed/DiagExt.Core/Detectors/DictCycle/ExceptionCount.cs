@@ -10,15 +10,23 @@ public sealed record ExceptionCount(string Type, string? ThrownIn, string? Calle
 {
     private const int MaxGroups = 8;
 
+    /// <summary>
+    /// The table's exceptions grouped, largest groups first: at most <see cref="MaxGroups"/>, but every exception type thrown
+    /// keeps its largest group (the verdict names each type the census shows).
+    /// </summary>
     /// <param name="capped">More candidate exceptions were on the heap than were examined: the counts are lower bounds.</param>
-    internal static IReadOnlyList<ExceptionCount> Of(IReadOnlyList<CollectionException> exceptions, HashTableThreadFinder.Subject subject, bool capped) =>
-        exceptions
+    internal static IReadOnlyList<ExceptionCount> Of(IReadOnlyList<CollectionException> exceptions, HashTableThreadFinder.Subject subject, bool capped)
+    {
+        var groups = exceptions
             .Where(e => e.RunsThrough(subject.TypeName) || (e.CollectionTypes.Count == 0 && subject.OnlyCorruptTable))
             .GroupBy(e => (e.Type, e.Thrower, e.Caller, ByType: e.CollectionTypes.Count == 0))
             .Select(g => new ExceptionCount(g.Key.Type, g.Key.Thrower, g.Key.Caller, g.Count(), g.Key.ByType, capped))
             .OrderByDescending(c => c.Count)
-            .Take(MaxGroups)
             .ToList();
+        var kept = groups.Take(MaxGroups).ToList();
+        kept.AddRange(groups.Skip(MaxGroups).Where(g => !kept.Any(k => k.Type == g.Type)).DistinctBy(g => g.Type));
+        return kept;
+    }
 
     private string Quantity => AtLeast ? $"at least {Count:N0}" : $"{Count:N0}";
 

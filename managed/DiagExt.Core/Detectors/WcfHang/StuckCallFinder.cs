@@ -6,8 +6,8 @@ namespace DiagExt.Core.Detectors.WcfHang;
 /// <summary>
 /// Ties each pending sync request to the thread waiting for it and gathers the proof of who pumps its channel.
 /// A waiter is the thread whose stack has SyncDuplexRequest.WaitForReply and holds the request (registers or
-/// stack words): the DAC's GC-info root walk is not used (it crashes .NET 9+ DACs on some threads, see
-/// <see cref="TargetThread.References"/>).
+/// live stack words, the request live: <see cref="TargetThread.Holds(ulong)"/>); the DAC's GC-info root walk is not used
+/// (it crashes .NET 9+ DACs on some threads, see <see cref="TargetThread.Stack"/>).
 /// </summary>
 internal static class StuckCallFinder
 {
@@ -34,7 +34,7 @@ internal static class StuckCallFinder
         foreach (DuplexRequest request in pending)
         {
             cancellation.ThrowIfCancellationRequested();
-            var (waiter, wait) = waiters.FirstOrDefault(w => w.Thread.References(request.Address));
+            var (waiter, wait) = waiters.FirstOrDefault(w => w.Thread.Holds(request.Address).Counts);
             if (waiter is null)
                 continue; // nothing to prove
             ChannelBinding? binding = request.Binder == 0 ? null
@@ -52,14 +52,16 @@ internal static class StuckCallFinder
         var pumpFrames = frames.Skip(wait + 1).Where(WcfFrames.IsPump).ToList();
         // The reply being delivered when the sync call was made: an async request of the same binder, on this stack.
         DuplexRequest? delivering = request.Binder == 0 ? null
-            : asyncRequests.FirstOrDefault(a => a.Binder == request.Binder && waiter.References(a.Address));
-        bool holdsHandler = binding is { Handler: not 0, HandlerPointsBack: true } && waiter.References(binding.Handler);
+            : asyncRequests.FirstOrDefault(a => a.Binder == request.Binder && waiter.Holds(a.Address).Counts);
+        bool holdsHandler = binding is { Handler: not 0, HandlerPointsBack: true } && waiter.Holds(binding.Handler).Counts;
         var otherPumps = binding is null ? []
-            : pumps.Where(p => p != waiter && (p.References(binding.Binder) || (binding.Handler != 0 && p.References(binding.Handler)))).ToList();
+            : pumps.Where(p => p != waiter && (p.Holds(binding.Binder).Counts || p.Holds(binding.Handler).Counts)).ToList();
 
         ManagedFrame? proxy = WcfFrames.ProxyFrame(frames, wait);
-        var held = operations.Where(o => waiter.References(o.Address)).ToList();
-        // With a proxy frame only the operation of that name counts (a stack can hold stale references to others).
+        // Naming, not evidence: the waiter is proven above, and an operation is an argument its frames pass along (only the
+        // stack keeps it, so the liveness rule of Holds would drop it). Any copy on its live stack is a candidate; with a
+        // proxy frame only the operation of that name counts (a stack can hold stale references to others).
+        var held = operations.Where(o => waiter.Stack.Find(o.Address) is not null).ToList();
         ProxyOperation? operation = proxy is not null ? held.FirstOrDefault(o => o.Name == proxy.MethodName) : held.Count == 1 ? held[0] : null;
         return new StuckCall(request, binding, waiter, wait, pumpFrames, delivering, holdsHandler,
             otherPumps, operation, proxy?.MethodName, WcfFrames.UserFrame(frames, wait));

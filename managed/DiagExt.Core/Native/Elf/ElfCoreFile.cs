@@ -79,6 +79,9 @@ internal sealed class ElfCoreFile : IMemoryReader, IDisposable
         return total;
     }
 
+    /// <summary>The end of the PT_LOAD holding <paramref name="address"/>: createdump and the kernel write one per mapping.</summary>
+    public ulong RegionEnd(ulong address) => SortedRanges.Find(_loads, address) is >= 0 and int i ? _loads[i].Start + _loads[i].Size : 0;
+
     /// <summary>A PT_LOAD's captured bytes: the virtual range and where it starts in the file.</summary>
     private readonly record struct Load(ulong Start, ulong Size, ulong Offset) : IAddressRange;
 

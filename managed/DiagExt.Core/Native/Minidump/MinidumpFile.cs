@@ -101,6 +101,9 @@ internal sealed class MinidumpFile : IMemoryReader, IDisposable
         return total;
     }
 
+    /// <summary>The end of the memory range holding <paramref name="address"/>.</summary>
+    public ulong RegionEnd(ulong address) => SortedRanges.Find(_memory.Value, address) is >= 0 and int i ? _memory.Value[i].Start + _memory.Value[i].Size : 0;
+
     public bool TryReadUInt32(ulong address, out uint value) => MemoryReaderExtensions.TryReadUInt32(this, address, out value);
 
     public bool TryReadUInt64(ulong address, out ulong value) => MemoryReaderExtensions.TryReadUInt64(this, address, out value);

@@ -17,20 +17,26 @@ internal static class CreateDumpSnapshot
     /// <summary>createdump attempts when it dies of a signal (it sometimes crashes gathering a busy target's state).</summary>
     private const int Attempts = 3;
 
-    public static UnpackedDump Take(int pid, CancellationToken cancellation)
+    /// <summary>A dump written by createdump, and what went wrong on the way (null when the first attempt wrote it).</summary>
+    public sealed record Snapshot(UnpackedDump Dump, string? Retried);
+
+    public static Snapshot Take(int pid, CancellationToken cancellation)
     {
         string createdump = FindCreateDump(pid);
+        var failures = new List<string>();
         for (int attempt = 1; ; attempt++)
         {
             string path = TempArea.NewFilePath(".core");
             (int exitCode, string last) = Run(createdump, pid, path, cancellation);
             if (exitCode == 0 && File.Exists(path))
-                return UnpackedDump.Adopt(path);
+                return new Snapshot(UnpackedDump.Adopt(path), failures.Count == 0 ? null : $"createdump died {string.Join(", then ", failures)}; attempt {attempt} wrote the dump");
             UnpackedDump.TryDelete(path);
-            // Exit codes above 128 are deaths by a signal (seen: SIGSEGV, 139, on a process throwing steadily);
-            // the next attempt usually succeeds. A refusal (no permission, no such process) is final.
+            // Exit codes above 128 are deaths by a signal (seen: SIGSEGV, 139, on a process throwing steadily; the
+            // .NET 8 and 9 createdump dies inside the DAC in a few percent of tries); the next attempt usually succeeds.
+            // A refusal (no permission, no such process) is final.
             if (exitCode <= 128 || attempt == Attempts)
                 throw new DiagExtException($"process {pid}: createdump failed (exit code {exitCode}{(attempt > 1 ? $", attempt {attempt} of {Attempts}" : "")}): {last}");
+            failures.Add($"(exit code {exitCode}{(last.Length > 0 ? $": {last}" : "")})");
         }
     }
 

@@ -1,4 +1,4 @@
-namespace DiagExt.Core.Heap;
+namespace DiagExt.Core;
 
 /// <summary>
 /// ClrMD computes a type's element type, fields and layout from its MethodTable and EEClass in target memory, and on
