@@ -10,6 +10,7 @@
 //   starvation   every pool worker blocks in .Result on a task whose continuation needs a pool worker
 //   rwlock       a ReaderWriterLockSlim upgrade blocked by a reader that waits on the upgrader's Monitor
 //   tcs          a thread blocked on a TaskCompletionSource's task nobody completes
+//   chain        two threads blocked one behind the other behind a thread that sleeps holding the first lock
 //   healthy      busy and contended, nothing hung
 
 using Hangs;
@@ -24,6 +25,7 @@ Action? build = mode switch
     "starvation" => Starvation.Run,
     "rwlock" => UpgradeDeadlock.Run,
     "tcs" => NeverCompleted.Run,
+    "chain" => BlockedChain.Run,
     "healthy" => BusyHealthy.Run,
     _ => null,
 };
