@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing of one DiagExt reader with AFL++ and SharpFuzz (see tests/Fuzz/README.md).
 #
-#   tests/Fuzz/afl.sh TARGET SECONDS      TARGET: minidump pe elf il hashtable dml wcf, or all (one after the other)
+#   tests/Fuzz/afl.sh TARGET SECONDS      TARGET: minidump pe elf il hashtable dml wcf hang, or all (one after the other)
 #
 # Installs AFL++ (apt) and the SharpFuzz tool when missing, builds DiagExt.AflHarness, copies its output to
 # artifacts/afl/TARGET/bin and instruments that copy's DiagExt.Core.dll (never the build output other projects use),
@@ -10,13 +10,13 @@
 # which the suite replays. Exit code: 0 nothing found, 1 crashes or hangs found, 2 usage or setup error, 3 AFL++
 # is missing and cannot be installed.
 #
-# Environment: AFL_WORK (instead of artifacts/afl), AFL_FINDINGS_DIR (instead of tests/Fuzz/corpus/TARGET), AFL_TIMEOUT_MS (per input, default 10000 as the runner's watchdog; wcf 20000), AFL_SKIP_BUILD=1
+# Environment: AFL_WORK (instead of artifacts/afl), AFL_FINDINGS_DIR (instead of tests/Fuzz/corpus/TARGET), AFL_TIMEOUT_MS (per input, default 10000 as the runner's watchdog; wcf and hang 20000), AFL_SKIP_BUILD=1
 # (reuse the harness build), AFL_HARNESS_OUT (a copy of its output to use instead), AFL_NO_TMIN=1, SHARPFUZZ (the
 # tool's path).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
-TARGETS=(minidump pe elf il hashtable dml wcf)
+TARGETS=(minidump pe elf il hashtable dml wcf hang)
 SHARPFUZZ_VERSION=2.3.0
 
 usage() { echo "usage: tests/Fuzz/afl.sh TARGET SECONDS   (TARGET: ${TARGETS[*]} or all)" >&2; exit 2; }
@@ -63,7 +63,7 @@ HARNESS=(dotnet "$BIN/DiagExt.AflHarness.dll" fuzz "$TARGET")
 cd "$ROOT" # the harness finds seeds and the corpus from here
 dotnet "$BIN/DiagExt.AflHarness.dll" prepare "$TARGET" "$WORK"
 if [[ -z "$(ls -A "$WORK/seeds")" ]]; then
-    echo "error: no seeds for $TARGET (wcf needs artifacts/test-work/dumps/wcfhang-apm.core, which the suite makes)" >&2
+    echo "error: no seeds for $TARGET (wcf and hang need the cores the suite makes in artifacts/test-work/dumps)" >&2
     exit 2
 fi
 
@@ -73,7 +73,7 @@ fi
 export AFL_SKIP_BIN_CHECK=1 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 AFL_NO_AFFINITY=1
 # As the runner's workers: a runaway allocation is an OutOfMemoryException (a finding), not a machine out of memory.
 export DOTNET_GCHeapHardLimit=0xC0000000
-TIMEOUT_MS="${AFL_TIMEOUT_MS:-$([[ $TARGET == wcf ]] && echo 20000 || echo 10000)}"
+TIMEOUT_MS="${AFL_TIMEOUT_MS:-$([[ $TARGET == wcf || $TARGET == hang ]] && echo 20000 || echo 10000)}"
 
 echo "afl-fuzz $TARGET for ${SECONDS_PER_TARGET}s (load: $(cut -d' ' -f1-3 /proc/loadavg))"
 LOAD_BEFORE="$(cut -d' ' -f1 /proc/loadavg)"

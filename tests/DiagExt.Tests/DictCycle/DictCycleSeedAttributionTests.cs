@@ -20,6 +20,7 @@ namespace DiagExt.Tests.DictCycle;
 /// </summary>
 [TestFixture]
 [NonParallelizable]
+[Category(TestKind.Dump)]
 public class DictCycleSeedAttributionTests
 {
     /// <summary>

@@ -1,3 +1,4 @@
+using DiagExt.Tests.Infrastructure;
 using DiagExt.Core.Detectors.DictCycle;
 
 namespace DiagExt.Tests.DictCycle;
@@ -8,6 +9,7 @@ namespace DiagExt.Tests.DictCycle;
 /// The census itself comes from real dumps (DictCycleSeedAttributionTests checks it there); these are the words.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Unit), Parallelizable(ParallelScope.Fixtures)]
 public class DictCycleVerdictTests
 {
     private static readonly HashTableDefect Loop = new(DefectKind.SelfCycle, [1], [3], "entries[1].next == 1");

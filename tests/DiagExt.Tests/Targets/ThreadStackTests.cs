@@ -15,6 +15,7 @@ namespace DiagExt.Tests.Targets;
 /// note, the mapping it lies in from the PT_LOAD headers, and reachability from a plain full mark over the same roots.
 /// </summary>
 [TestFixture]
+[Category(TestKind.Dump)]
 public class ThreadStackTests
 {
     private static string _core = "";

@@ -93,13 +93,17 @@ internal static class PoolStarvation
         return clr.Runtime.ClrInfo.Flavor == ClrFlavor.Desktop && (clr.State & ClrThreadState.TS_TPWorkerThread) != 0;
     }
 
+    /// <summary>
+    /// ClrMD reads the pool from CoreLib's statics; with the runtime's own data corrupt (a fuzzed core's assembly list)
+    /// it throws whatever it hits, NullReferenceException included: unreadable data, so no pool, not a failed detector.
+    /// </summary>
     private static ClrThreadPool? SafePool(ClrRuntime runtime)
     {
         try
         {
             return runtime.ThreadPool;
         }
-        catch (Exception e) when (e is InvalidOperationException or ArgumentException or IOException)
+        catch (Exception e) when (CorruptType.Is(e))
         {
             return null;
         }
