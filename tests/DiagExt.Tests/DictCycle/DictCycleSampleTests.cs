@@ -16,12 +16,21 @@ public class DictCycleSampleTests
     [TestCase("HashSet", "dictcycle-hashset.core", new[] { "--hashset" }, "SetTarget.Set")]
     public void Names_the_corrupt_instance_its_loop_and_the_threads_in_it(string what, string dumpName, string[] args, string holder)
     {
-        string dump = DumpMaker.DumpOfSample("DictCycle", dumpName, args);
-
-        Diagext.Result result = Diagext.Run("dictcycle", dump, "--json");
-
-        Assert.That(result.ExitCode, Is.EqualTo(1), result.Stderr + result.Stdout);
-        JsonElement finding = result.Findings.Single(f => f.TryGetProperty("holder", out JsonElement h) && h.GetString()!.EndsWith(holder));
+        // The dump is taken while the writers hammer, at a moment the sample does not choose: now and then every writer
+        // is between calls (a finding that says "none runs in ... it", as the old and the new finder agree on such a
+        // dump). The threads are what this test is about, so such a dump is set aside and another taken, at most three.
+        string dump = "";
+        JsonElement finding = default;
+        for (int attempt = 1; attempt <= 3; attempt++)
+        {
+            dump = DumpMaker.DumpOfSample("DictCycle", attempt == 1 ? dumpName : dumpName.Replace(".core", $"-{attempt}.core"), args);
+            Diagext.Result result = Diagext.Run("dictcycle", dump, "--json");
+            Assert.That(result.ExitCode, Is.EqualTo(1), result.Stderr + result.Stdout);
+            finding = result.Findings.Single(f => f.TryGetProperty("holder", out JsonElement h) && h.GetString()!.EndsWith(holder));
+            if (finding.GetProperty("threads").GetArrayLength() > 0)
+                break;
+            TestContext.Progress.WriteLine($"{dumpName}: dump {attempt} caught no writer inside the instance; another");
+        }
         Assert.That(finding.GetProperty("detector").GetString(), Is.EqualTo("dictcycle"));
         Assert.That(finding.GetProperty("type").GetString(), Does.StartWith($"System.Collections.Generic.{what}<System.String"));
 
