@@ -28,7 +28,7 @@ engine_commands=$(awk -F '\t' '
         printf "              <Syntax>%s</Syntax>\n              <Description>%s</Description>\n", xml(syntax), xml(text)
         printf "            </EngineCommandItem>\n          </EngineCommand>\n"
     }
-    BEGIN { item("diagext", "!diagext <command> [diagext options]", "runs any of the commands below by name") }
+    BEGIN { item("diagext", "!diagext [<command>] [diagext options]", "with no command, runs every detector (diagext analyze; !analyze stays WinDbg'"'"'s); with one, any of the commands below by name") }
     $2 == "debugger" { item($1, "!DiagExt." $1 " [diagext options]", $3) }' artifacts/native-build/commands.tsv)
 ENGINE_COMMANDS=$engine_commands awk -v version="$version" '
     /@ENGINE_COMMANDS@/ { print ENVIRON["ENGINE_COMMANDS"]; next }

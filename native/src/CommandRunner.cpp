@@ -107,8 +107,9 @@ HRESULT RunDiagextCommandLine(IDebugClient* client, const char* line, const char
     {
         std::string text = line == nullptr ? std::string() : std::string(line);
         size_t start = text.find_first_not_of(" \t");
-        if (start == std::string::npos)
-            return Run(client, "help", "");
+        // No command, or options only: the first command of the list (analyze, every detector).
+        if (start == std::string::npos || text[start] == '-')
+            return Run(client, known[0], start == std::string::npos ? "" : text.c_str() + start);
         size_t end = text.find_first_of(" \t", start);
         std::string name = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
         std::string rest = end == std::string::npos ? std::string() : text.substr(end);

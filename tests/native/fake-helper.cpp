@@ -1,6 +1,6 @@
 // Test stand-in for diagext.exe: misbehaves on purpose so the tests can check that the extension turns
 // every failure into one line and never hangs the debugger. The behaviour is chosen by an argument
-// "--fake=MODE" that the test passes as a debugger command argument (e.g. "!analyze --fake=sleep"):
+// "--fake=MODE" that the test passes as a debugger command argument (e.g. "!diagext --fake=sleep"):
 //   echo     print the command line the extension built, one argument per line, and exit 0
 //   env      print the _NT_SYMBOL_PATH the extension gave it (the debugger's .sympath), and exit 0
 //   sleep    print one line, then wait ten minutes (Ctrl+Break must stop it)

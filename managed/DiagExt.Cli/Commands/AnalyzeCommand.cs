@@ -18,6 +18,9 @@ public sealed class AnalyzeCommand : ICommand
 
     public bool InDebugger => true;
 
+    // "!analyze -v" is ext.dll's crash analysis, the most typed command in WinDbg: in the debugger this is "!diagext".
+    public bool OwnExport => false;
+
     public string Usage => "diagext analyze <dump> | --pid N [--snapshot] | <dumps, folders, globs>... [options]";
 
     public string Details =>

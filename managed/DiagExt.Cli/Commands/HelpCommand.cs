@@ -19,11 +19,12 @@ public sealed class HelpCommand(Func<IReadOnlyList<ICommand>> commands) : IComma
 
     public string Details =>
         "Without a command, lists every command. With one, shows its usage, options and what it does. With --list, one line " +
-        "per command for scripts: its name, 'debugger' if the WinDbg extension has it as !name (else 'cli'), and its " +
+        "per command for scripts: its name, 'debugger' if the WinDbg extension has it as !name, 'diagext' if the extension " +
+        "runs it only as !diagext name (analyze: plain !diagext, since !analyze is WinDbg's own), else 'cli', and its " +
         "one-line summary, separated by tabs. The extension's exports, its gallery manifest and the package's readme are " +
         "generated from this list.";
 
-    public static readonly OptionSpec List = new("--list", null, "one line per command: name, debugger|cli, summary (tab-separated)");
+    public static readonly OptionSpec List = new("--list", null, "one line per command: name, debugger|diagext|cli, summary (tab-separated)");
 
     public IReadOnlyList<OptionSpec> Options => [List, CommonOptions.Help];
 
@@ -34,7 +35,7 @@ public sealed class HelpCommand(Func<IReadOnlyList<ICommand>> commands) : IComma
             if (arguments.Positionals.Count > 0)
                 throw new UsageException("--list lists every command: it takes no command name");
             foreach (ICommand c in commands())
-                io.Out.WriteLine($"{c.Name}\t{(c.InDebugger ? "debugger" : "cli")}\t{c.Summary}");
+                io.Out.WriteLine($"{c.Name}\t{ListKind(c)}\t{c.Summary}");
             return ExitCode.NothingFound;
         }
         if (arguments.Positionals.Count == 0)
@@ -47,6 +48,9 @@ public sealed class HelpCommand(Func<IReadOnlyList<ICommand>> commands) : IComma
         io.Out.Write(For(command));
         return ExitCode.NothingFound;
     }
+
+    /// <summary>"debugger": the extension exports !name; "diagext": it runs only as "!diagext name"; "cli": not in the extension.</summary>
+    public static string ListKind(ICommand command) => !command.InDebugger ? "cli" : command.OwnExport ? "debugger" : "diagext";
 
     private const string ExitCodes = ExitCodeText.Summary;
 

@@ -20,10 +20,16 @@ public interface ICommand
     IReadOnlyList<OptionSpec> Options { get; }
 
     /// <summary>
-    /// Whether the WinDbg extension exports it as !name (the target is the debugger's): analyze, every detector, help.
+    /// Whether the WinDbg extension runs it (the target is the debugger's): analyze, every detector, help.
     /// The export table, the .def file and the gallery manifest are generated from 'diagext help --list'.
     /// </summary>
     bool InDebugger => false;
+
+    /// <summary>
+    /// Whether the extension also exports it as !name. Not for a name another extension every WinDbg user has
+    /// already owns (ext.dll's !analyze): such a command runs as "!diagext NAME", and analyze as plain "!diagext".
+    /// </summary>
+    bool OwnExport => InDebugger;
 
     ExitCode Execute(ParsedArguments arguments, CommandIo io);
 }

@@ -15,11 +15,13 @@ public static class DbgEngPackage
 
     public static string Version => Path.GetFileName(Root);
 
+    /// <summary>The NuGet package folder the test project restored into.</summary>
+    public static string PackagesRoot => typeof(DbgEngPackage).Assembly.GetCustomAttributes<AssemblyMetadataAttribute>()
+        .FirstOrDefault(a => a.Key == "NuGetPackageRoot")?.Value ?? "";
+
     private static string FindRoot()
     {
-        string packages = typeof(DbgEngPackage).Assembly.GetCustomAttributes<AssemblyMetadataAttribute>()
-            .FirstOrDefault(a => a.Key == "NuGetPackageRoot")?.Value ?? "";
-        string package = Path.Combine(packages, "microsoft.debugging.platform.dbgeng");
+        string package = Path.Combine(PackagesRoot, "microsoft.debugging.platform.dbgeng");
         string? newest = Directory.Exists(package) ? Directory.GetDirectories(package).Max() : null;
         return newest ?? throw new InvalidOperationException($"Microsoft.Debugging.Platform.DbgEng is not restored under {package}");
     }

@@ -6,7 +6,12 @@ public static class MingwBuild
     private static readonly Dictionary<string, string> Built = new();
     private static readonly object Gate = new();
 
-    public static string Program(string source, bool x86 = false)
+    public static string Program(string source, bool x86 = false) => Build(source, x86, library: false);
+
+    /// <summary>A 64-bit DLL (e.g. a second debugger extension) from tests/native/SOURCE.</summary>
+    public static string Library(string source) => Build(source, x86: false, library: true);
+
+    private static string Build(string source, bool x86, bool library)
     {
         lock (Gate)
         {
@@ -15,10 +20,11 @@ public static class MingwBuild
                 return exe;
             string dir = Path.Combine(Repo.WorkDirectory, "native-test-programs", x86 ? "x86" : "x64");
             Directory.CreateDirectory(dir);
-            exe = Path.Combine(dir, Path.GetFileNameWithoutExtension(source) + ".exe");
+            exe = Path.Combine(dir, Path.GetFileNameWithoutExtension(source) + (library ? ".dll" : ".exe"));
             string compiler = x86 ? "i686-w64-mingw32-g++" : "x86_64-w64-mingw32-g++";
             ProcessRunner.Result result = ProcessRunner.Run(compiler,
-                ["-O1", "-municode", "-static", "-o", exe, Path.Combine(Repo.Root, "tests", "native", source), "-luuid"], TimeSpan.FromMinutes(3));
+                [.. library ? new[] { "-shared" } : ["-municode"], "-O1", "-static", "-o", exe, Path.Combine(Repo.Root, "tests", "native", source), "-luuid"],
+                TimeSpan.FromMinutes(3));
             if (result.ExitCode != 0)
                 throw new InvalidOperationException($"{compiler} {source} failed:\n{result.Stdout}\n{result.Stderr}");
             Built[key] = exe;

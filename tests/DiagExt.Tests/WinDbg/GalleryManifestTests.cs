@@ -49,8 +49,8 @@ public class GalleryManifestTests
         var listed = manifest.Descendants().Where(e => e.Name.LocalName == "EngineCommand")
             .Select(e => (Name: e.Attribute("Name")!.Value, Description: e.Descendants().Single(d => d.Name.LocalName == "Description").Value)).ToList();
 
-        Assert.That(listed.Select(c => c.Name), Is.EqualTo(CommandCatalog.All.Where(c => c.InDebugger).Select(c => c.Name).Prepend("diagext")));
-        foreach (ICommand command in CommandCatalog.All.Where(c => c.InDebugger))
+        Assert.That(listed.Select(c => c.Name), Is.EqualTo(CommandCatalog.All.Where(c => c.OwnExport).Select(c => c.Name).Prepend("diagext")));
+        foreach (ICommand command in CommandCatalog.All.Where(c => c.OwnExport))
             Assert.That(listed.Single(c => c.Name == command.Name).Description, Is.EqualTo(command.Summary), command.Name);
         Assert.That(new PeImage(WinDbgPackage.Extension("x64")).ExportNames(), Is.SupersetOf(listed.Select(c => c.Name)));
     }

@@ -35,8 +35,8 @@ public class HelperFailureTests
 
         // Ctrl+Break is pressed 3 s into the last command, the one that would otherwise wait ten minutes.
         _session = EngineHost.OpenDump(_spacedDump,
-            [_load, "!dictcycle --fake=echo \"two words\" x", SymbolPath, "!dictcycle --fake=env", "!analyze --fake=garbage", "!analyze --fake=crash",
-             "!analyze --fake=silent", "!analyze --fake=exit7", "!analyze --fake=sleep"],
+            [_load, "!dictcycle --fake=echo \"two words\" x", SymbolPath, "!dictcycle --fake=env", "!diagext --fake=garbage", "!diagext --fake=crash",
+             "!diagext --fake=silent", "!diagext --fake=exit7", "!diagext --fake=sleep"],
             new EngineHost.Options { InterruptAfter = TimeSpan.FromSeconds(3) });
     }
 
@@ -69,7 +69,7 @@ public class HelperFailureTests
     [Test]
     public void Garbage_output_stops_the_helper_with_one_line()
     {
-        EngineHost.Command garbage = _session["!analyze --fake=garbage"];
+        EngineHost.Command garbage = _session["!diagext --fake=garbage"];
         Assert.That(garbage.NonEmpty.Select(l => l.ToString()), Is.EqualTo(new[]
         {
             $"E|DiagExt: {WinePrefix.WindowsPath(_fakeExe)} wrote output that is not diagext's text, so it was stopped; is it the diagext that came with this DiagExt.dll?",
@@ -80,7 +80,7 @@ public class HelperFailureTests
     [Test]
     public void A_crash_is_one_line_with_the_exit_code()
     {
-        Assert.That(_session["!analyze --fake=crash"].NonEmpty.Select(l => l.ToString()), Is.EqualTo(new[]
+        Assert.That(_session["!diagext --fake=crash"].NonEmpty.Select(l => l.ToString()), Is.EqualTo(new[]
         {
             "D|fake-helper: about to crash",
             "E|DiagExt: diagext ended unexpectedly with exit code 0xC0000005 (access violation); the debugging session is not affected",
@@ -90,7 +90,7 @@ public class HelperFailureTests
     [Test]
     public void A_helper_that_ends_without_a_word_is_reported()
     {
-        Assert.That(_session["!analyze --fake=silent"].NonEmpty.Select(l => l.ToString()), Is.EqualTo(new[]
+        Assert.That(_session["!diagext --fake=silent"].NonEmpty.Select(l => l.ToString()), Is.EqualTo(new[]
         {
             "E|DiagExt: diagext ended with exit code 1 without printing anything; was it stopped from outside?",
         }));
@@ -99,7 +99,7 @@ public class HelperFailureTests
     [Test]
     public void An_unexpected_exit_code_follows_the_helpers_own_error()
     {
-        Assert.That(_session["!analyze --fake=exit7"].NonEmpty.Select(l => l.ToString()), Is.EqualTo(new[]
+        Assert.That(_session["!diagext --fake=exit7"].NonEmpty.Select(l => l.ToString()), Is.EqualTo(new[]
         {
             "E|fake-helper: failing",
             "E|DiagExt: diagext ended unexpectedly with exit code 0x00000007; the debugging session is not affected",
@@ -109,7 +109,7 @@ public class HelperFailureTests
     [Test]
     public void Ctrl_Break_stops_a_helper_that_would_run_for_ten_minutes()
     {
-        EngineHost.Command sleep = _session["!analyze --fake=sleep"];
+        EngineHost.Command sleep = _session["!diagext --fake=sleep"];
         Assert.That(sleep.NonEmpty.Select(l => l.ToString()), Is.EqualTo(new[]
         {
             "D|fake-helper: working",
@@ -160,14 +160,14 @@ public class HelperFailureTests
         WinePrefix.Registry(["add", key, "/v", "InstallLocation", "/d", WinePrefix.WindowsPath(dotnetRoot), "/reg:32", "/f"]);
         try
         {
-            session = EngineHost.OpenDump(dump, [load, "!analyze --fake=echo"]);
+            session = EngineHost.OpenDump(dump, [load, "!diagext --fake=echo"]);
         }
         finally
         {
             WinePrefix.Registry(["delete", key, "/reg:32", "/f"]);
         }
 
-        Assert.That(session["!analyze --fake=echo"].NonEmpty.Select(l => l.ToString()), Is.EqualTo(new[]
+        Assert.That(session["!diagext --fake=echo"].NonEmpty.Select(l => l.ToString()), Is.EqualTo(new[]
         {
             $"D|arg|{WinePrefix.WindowsPath(Path.Combine(dotnetRoot, "dotnet.exe"))}",
             $"D|arg|{WinePrefix.WindowsPath(Path.Combine(root, "x86", "diagext", "diagext.dll"))}",

@@ -46,7 +46,7 @@ public class WindowsDotnetTargetTests
         Assert.That(File.Exists(_dump), _live.Raw);
         _dml = EngineHost.OpenDump(_dump, [Load, "!dictcycle", "~"]);
         _text = EngineHost.OpenDump(_dump, [Load, "!dictcycle"], new EngineHost.Options { TextOnly = true });
-        _failing = EngineHost.OpenDump(_dump, [Load, "!analyze", "!wcfhang"],
+        _failing = EngineHost.OpenDump(_dump, [Load, "!diagext", "!wcfhang"],
             new EngineHost.Options { Environment = new Dictionary<string, string> { [Analysis.DetectorFailureTests.Hook] = "wcfhang" } });
         TestContext.Progress.WriteLine($"HostileNames under Wine: pid {_pid}, dump {new FileInfo(_dump).Length / (1 << 20)} MB, extension {extension}");
     }
@@ -100,7 +100,7 @@ public class WindowsDotnetTargetTests
     public void A_detector_that_fails_leaves_the_rest_of_the_report_in_the_debugger()
     {
         // wcfhang is made to throw (the suite's test hook, passed through the debugger's environment to diagext).
-        EngineHost.Command all = _failing["!analyze"];
+        EngineHost.Command all = _failing["!diagext"];
         Assert.That(all.Errors, Is.Empty, _failing.Raw);
         Assert.That(all.Dml, Does.Contain("wcfhang: failed: InvalidOperationException").And.Contain("analysis incomplete: wcfhang failed"), all.Dml);
         Assert.That(all.Dml, Does.Contain("[dictcycle]"), "dictcycle's finding is still there");
