@@ -45,7 +45,7 @@ std::wstring OutcomeMessage(const HelperOutcome& outcome, const std::wstring& ex
     case HelperOutcome::Kind::StartFailed:
         return L"cannot start " + exe + L": " + SystemMessage(outcome.error);
     case HelperOutcome::Kind::Interrupted:
-        return L"stopped by Ctrl+Break; diagext was ended";
+        return L"cancelled (Ctrl+Break); diagext was ended";
     case HelperOutcome::Kind::NotText:
         return exe + L" wrote output that is not diagext's text, so it was stopped; is it the diagext that came with this DiagExt.dll?";
     case HelperOutcome::Kind::TooMuchOutput:

@@ -9,7 +9,10 @@
 // Each output line is written as "<kind>|<text>": D = DML, T = text, E = error, W = warning,
 // V = verbose, O = other. Before each command: "@@@ EXECUTE <command>", after it: "@@@ HRESULT 0x...".
 // --interrupt-after MS presses Ctrl+Break (SetInterrupt) MS milliseconds into the last command.
+// After the last command, "@@@ CHILD <exe> <pid>" for each process the host (that is, an extension) started that
+// is still running: an extension must leave none behind.
 #include <windows.h>
+#include <tlhelp32.h>
 #include <initguid.h>
 #include <dbgeng.h>
 #include <stdio.h>
@@ -116,6 +119,21 @@ DWORD WINAPI PressCtrlBreak(void* parameter)
     return 0;
 }
 
+void ListChildren()
+{
+    HANDLE snapshot = CreateToolhelp32Snapshot(TH32CS_SNAPPROCESS, 0);
+    if (snapshot == INVALID_HANDLE_VALUE)
+        return;
+    PROCESSENTRY32W entry = {};
+    entry.dwSize = sizeof entry;
+    DWORD self = GetCurrentProcessId();
+    for (BOOL more = Process32FirstW(snapshot, &entry); more; more = Process32NextW(snapshot, &entry))
+        if (entry.th32ParentProcessID == self && entry.th32ProcessID != self)
+            printf("@@@ CHILD %s %lu\n", Utf8(entry.szExeFile).c_str(), (unsigned long)entry.th32ProcessID);
+    CloseHandle(snapshot);
+    fflush(stdout);
+}
+
 int Fail(const char* what, HRESULT hr)
 {
     printf("@@@ FAILED %s 0x%08lX\n", what, (unsigned long)hr);
@@ -212,6 +230,7 @@ int wmain(int argc, wchar_t** argv)
         printf("@@@ HRESULT 0x%08lX %lu ms\n", (unsigned long)hr, (unsigned long)elapsed);
         fflush(stdout);
     }
+    ListChildren();
     client->SetOutputCallbacks(nullptr);
     // Leave a live process running (a noninvasive attach resumes its threads): the test stops it itself.
     client->EndSession(attachPid != 0 ? DEBUG_END_ACTIVE_DETACH : DEBUG_END_PASSIVE);

@@ -52,6 +52,7 @@ public static class Analyzer
         try
         {
             FailureInjection.ThrowIfAsked(detector.Name);
+            FailureInjection.StallIfAsked(detector.Name, context.Cancellation);
             findings = detector.Analyze(own);
         }
         catch (Exception e) when (!(e is OperationCanceledException && context.Cancellation.IsCancellationRequested))

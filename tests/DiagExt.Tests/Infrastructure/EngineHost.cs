@@ -70,6 +70,10 @@ public static class EngineHost
 
     public sealed record Session(bool Opened, IReadOnlyList<Command> Commands, string Raw, int ExitCode)
     {
+        /// <summary>Processes the host started (an extension's helpers) still running after the last command.</summary>
+        public IReadOnlyList<string> ChildrenLeft => Raw.Split('\n').Where(l => l.StartsWith("@@@ CHILD ", StringComparison.Ordinal))
+            .Select(l => l["@@@ CHILD ".Length..].TrimEnd('\r')).ToList();
+
         public Command this[string command] => Commands.FirstOrDefault(c => c.Text == command)
             ?? throw new KeyNotFoundException($"no command '{command}' in the session:\n{Raw}");
 

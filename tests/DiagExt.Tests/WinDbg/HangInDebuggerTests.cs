@@ -21,18 +21,11 @@ public class HangInDebuggerTests
     [OneTimeSetUp]
     public void DeadlockAttachDumpAndReopen()
     {
-        _dump = Path.Combine(Repo.WorkDirectory, "dumps", "hang-monitor3-windows.dmp");
-        Directory.CreateDirectory(Path.GetDirectoryName(_dump)!);
-        File.Delete(_dump);
-        (SampleProcess sample, int pid) = WindowsSample.Start("Hangs", TimeSpan.FromMinutes(3), ["monitor3"]);
-        using (sample)
-        {
-            _groundTruth = sample.Output;
-            EngineHost.Session attach = EngineHost.Attach(pid, [$".dump /ma /o {WinePrefix.WindowsPath(_dump)}"]);
-            Assert.That(File.Exists(_dump), attach.Raw);
-        }
+        WindowsHangDump.Made made = WindowsHangDump.Monitor3;
+        _dump = made.Path;
+        _groundTruth = made.GroundTruth;
         _dml = EngineHost.OpenDump(_dump, [Load, "!hang", "~"]);
-        TestContext.Progress.WriteLine($"Hangs monitor3 under Wine: pid {pid}, dump {new FileInfo(_dump).Length / (1 << 20)} MB");
+        TestContext.Progress.WriteLine($"Hangs monitor3 under Wine: pid {made.WindowsPid}, dump {new FileInfo(_dump).Length / (1 << 20)} MB");
     }
 
     [Test]

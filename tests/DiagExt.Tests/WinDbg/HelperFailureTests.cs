@@ -113,7 +113,7 @@ public class HelperFailureTests
         Assert.That(sleep.NonEmpty.Select(l => l.ToString()), Is.EqualTo(new[]
         {
             "D|fake-helper: working",
-            "E|DiagExt: stopped by Ctrl+Break; diagext was ended",
+            "E|DiagExt: cancelled (Ctrl+Break); diagext was ended",
         }), _session.Raw);
         Assert.That(sleep.ElapsedMs, Is.InRange(2_500, 30_000));
     }
