@@ -39,8 +39,8 @@ HRESULT Run(IDebugClient* client, const char* command, const char* args)
     {
         // diagext's own help says which commands this build has: the extension names none itself, so it
         // never advertises one that this diagext would reject.
-        output.Text(L"DiagExt: each !command runs the diagext command of the same name on the open dump or process,");
-        output.Text(L"DiagExt: with diagext's options, listed below (the target is supplied by the debugger).");
+        output.Text(L"DiagExt: !diagext runs every detector (analyze; !analyze stays WinDbg's own), !diagext NAME or !NAME one command");
+        output.Text(L"DiagExt: of those below on the open dump or process, with diagext's options (the target is supplied by the debugger).");
     }
     else
     {

@@ -22,7 +22,7 @@ public class LoaderLockInDebuggerTests
     public void DumpTheDeadlockAndOpenIt()
     {
         _dump = WineDumpMaker.Dump("x86_64", "spin");
-        _dml = EngineHost.OpenDump(_dump.Path, [Load, "!loaderlock", "!DiagExt.analyze", "~"]);
+        _dml = EngineHost.OpenDump(_dump.Path, [Load, "!loaderlock", "!diagext", "~"]);
         _text = EngineHost.OpenDump(_dump.Path, [Load, "!loaderlock"], new EngineHost.Options { TextOnly = true });
     }
 
@@ -59,7 +59,7 @@ public class LoaderLockInDebuggerTests
     [Test]
     public void Analyze_runs_loaderlock_and_says_why_the_managed_detectors_did_not()
     {
-        string dml = _dml["!DiagExt.analyze"].Dml;
+        string dml = _dml["!diagext"].Dml;
         Assert.That(dml, Does.Contain("dictcycle: skipped: no .NET runtime found in the target"));
         Assert.That(dml, Does.Contain("<b>[loaderlock] Loader lock held:"));
         Assert.That(DmlChecker.Problems(dml), Is.Empty, dml);

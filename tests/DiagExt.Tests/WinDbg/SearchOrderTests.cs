@@ -28,7 +28,7 @@ public class SearchOrderTests
         _diagextFirst = EngineHost.OpenDump(dump, [LoadDiagExt, LoadClash, .. Commands]);
     }
 
-    private static bool RanDiagExt(EngineHost.Command help) => help.Lines.Any(l => l.Text.StartsWith("DiagExt: each !command runs", StringComparison.Ordinal));
+    private static bool RanDiagExt(EngineHost.Command help) => help.Lines.Any(l => l.Text.StartsWith("DiagExt: !diagext runs every detector", StringComparison.Ordinal));
 
     private static bool RanClash(EngineHost.Command command, string name) => command.Lines.Any(l => l.Text.StartsWith($"clash-extension: {name}", StringComparison.Ordinal));
 

@@ -33,7 +33,7 @@ public partial class SosBesideDiagExtTests
     {
         _dump = WindowsHangDump.Monitor3.Path;
         _sosFirst = EngineHost.OpenDump(_dump,
-            [LoadSos, LoadDiagExt, ".chain", "!sos.help", "!DiagExt.help", .. DiagExtCommands, "!hang --json", "!syncblk", "!threadpool",
+            [LoadSos, LoadDiagExt, ".chain", "!sos.help", "!DiagExt.help", .. DiagExtCommands, "!hang --json", "!syncblk",
              ".unload DiagExt", ".chain", "!threads", "!hang"]);
         _links = DmlChecker.LinkCommands(_sosFirst["!hang"].Dml).Distinct().ToList();
         // The links are run in the other order's session: what a click runs does not depend on which was loaded first.
@@ -68,7 +68,7 @@ public partial class SosBesideDiagExtTests
     {
         foreach ((string order, EngineHost.Session session) in BothOrders)
         {
-            Assert.That(session["!DiagExt.help"].Lines.Select(l => l.Text), Has.Some.StartsWith("DiagExt: each !command runs"), order);
+            Assert.That(session["!DiagExt.help"].Lines.Select(l => l.Text), Has.Some.StartsWith("DiagExt: !diagext runs every detector"), order);
             Assert.That(session["!sos.help"].Lines.Select(l => l.Text), Has.Some.Contains("clrstack").IgnoreCase, order);
             Assert.That(session["!sos.help"].Lines.Select(l => l.Text), Has.None.Contains("DiagExt"), order);
             string chain = string.Join('\n', session.Commands.First(c => c.Text == ".chain").Lines.Select(l => l.Text));
@@ -104,7 +104,7 @@ public partial class SosBesideDiagExtTests
         {
             EngineHost.Command answer = _diagextFirst[link];
             string text = string.Join('\n', answer.Lines.Select(l => l.Text));
-            Assert.That(answer.Errors, Is.Empty, answer.ToString());
+            Assert.That(answer.Errors.Where(e => !SosUnderWine.Contains(e)), Is.Empty, answer.ToString());
             if (Regex.Match(link, @"^~~\[0x([0-9a-f]+)\]s; !clrstack$") is { Success: true } thread)
             {
                 ulong tid = Convert.ToUInt64(thread.Groups[1].Value, 16);
@@ -117,7 +117,7 @@ public partial class SosBesideDiagExtTests
             {
                 ulong address = Convert.ToUInt64(obj.Groups[1].Value, 16);
                 JsonElement? lockInfo = finding.GetProperty("locks").EnumerateArray()
-                    .Cast<JsonElement?>().FirstOrDefault(l => l!.Value.GetProperty("address").GetUInt64() == address);
+                    .Cast<JsonElement?>().FirstOrDefault(l => AddressOf(l!.Value) == address);
                 Assert.That(text, Does.Match(@"(?m)^Name:\s+\S"), answer.ToString());
                 if (lockInfo is { } known)
                     Assert.That(Regex.Match(text, @"(?m)^Name:\s+(\S+)").Groups[1].Value, Is.EqualTo(known.GetProperty("type").GetString()), answer.ToString());
@@ -126,6 +126,20 @@ public partial class SosBesideDiagExtTests
                 Assert.Fail($"a link of a shape this test does not know: {link}");
         }
     }
+
+    // DiagExt's JSON writes addresses as "0x7ef5bd80a2e8".
+    private static ulong AddressOf(JsonElement lockInfo) => Convert.ToUInt64(lockInfo.GetProperty("address").GetString(), 16);
+
+    /// <summary>
+    /// What SOS prints once, at its first command, in dbgeng under Wine (the output after it is right): its managed
+    /// hosting fails (the tool package has no SOS.Extensions.dll), and a read of the dump's file mapping faults. Not DiagExt's.
+    /// </summary>
+    private static readonly string[] SosUnderWine =
+    [
+        "SOS_HOSTING: Failed to find runtime directory",
+        "SOS_HOSTING: ICLRRuntimeInfo::GetInterface failed 80131700",
+        "Exception 0xc0000005 while accessing file mapping",
+    ];
 
     // "Worker.TakeBoth" from a frame as DiagExt writes it ("Hangs.Worker.TakeBoth(System.Object)" or "Worker.TakeBoth").
     private static string MethodName(string frame)
@@ -142,9 +156,10 @@ public partial class SosBesideDiagExtTests
         string syncblk = string.Join('\n', _sosFirst["!syncblk"].Lines.Select(l => l.Text));
         foreach (JsonElement lockInfo in finding.GetProperty("locks").EnumerateArray().Where(l => l.GetProperty("kind").GetString() == "monitor"))
         {
-            ulong address = lockInfo.GetProperty("address").GetUInt64();
-            // "    5 000001D1... 3 1 000001D1...  1a4   7   0000024a4d010e48 System.Object"
-            Match row = Regex.Match(syncblk, $@"(?m)^\s*\d+\s+[0-9a-f]+\s+\d+\s+\d+\s+[0-9a-f]+\s+(?<os>[0-9a-f]+)\s+\d+\s+0*{address:x}\s");
+            ulong address = AddressOf(lockInfo);
+            // "    3 000000000116D808            5         1 0000000001026960 120   4   00007fe63f40a478 System.Object"
+            Match row = Regex.Match(syncblk, $@"(?m)^\s*\d+\s+[0-9a-f]+\s+\d+\s+\d+\s+[0-9a-f]+\s+(?<os>[0-9a-f]+)\s+\d+\s+0*{address:x}\s",
+                RegexOptions.IgnoreCase);
             Assert.That(row.Success, Is.True, $"lock 0x{address:x} not in !syncblk:\n{syncblk}");
             ulong[] heldBy = lockInfo.GetProperty("heldBy").EnumerateArray().Select(e => e.GetUInt64()).ToArray();
             Assert.That(heldBy, Is.EqualTo(new[] { Convert.ToUInt64(row.Groups["os"].Value, 16) }), syncblk);

@@ -1,3 +1,4 @@
+using System.Text.RegularExpressions;
 using DiagExt.Tests.Infrastructure;
 
 namespace DiagExt.Tests.WinDbg;
@@ -109,5 +110,22 @@ public class WindowsDotnetTargetTests
         EngineHost.Command alone = _failing["!wcfhang"];
         Assert.That(alone.Errors, Is.Empty, _failing.Raw);
         Assert.That(alone.Dml, Does.Contain("analysis incomplete: wcfhang failed"), alone.Dml);
+    }
+
+    [Test]
+    public void Sos_finds_the_entries_array_DiagExt_names_in_the_instance()
+    {
+        // Microsoft's SOS on the same dump: !DumpObj of the instance DiagExt reports has its _entries field pointing at
+        // the array DiagExt names, and !DumpObj of that array counts the elements DiagExt counts.
+        string text = Regex.Replace(_dml["!dictcycle"].Dml, "<[^>]*>", "");
+        Match instance = Regex.Match(text, @"instance: 0x(?<a>[0-9a-f]+) ");
+        Match entries = Regex.Match(text, @"entries 0x(?<a>[0-9a-f]+) \[(?<n>\d+)\]");
+        Assert.That(instance.Success && entries.Success, Is.True, text);
+        string dumpInstance = $"!DumpObj /d 0x{instance.Groups["a"].Value}", dumpEntries = $"!DumpObj /d 0x{entries.Groups["a"].Value}";
+        EngineHost.Session sos = EngineHost.OpenDump(_dump, [$".load {WinePrefix.WindowsPath(SosPackage.Dll)}", dumpInstance, dumpEntries]);
+        string fields = string.Join('\n', sos[dumpInstance].Lines.Select(l => l.Text));
+        Assert.That(fields, Does.Match($@"(?mi)\s0*{entries.Groups["a"].Value}\s+_entries\s*$"), sos.Raw);
+        string array = string.Join('\n', sos[dumpEntries].Lines.Select(l => l.Text));
+        Assert.That(array, Does.Contain($"Number of elements {entries.Groups["n"].Value}"), sos.Raw);
     }
 }
