@@ -224,7 +224,7 @@ report=$work/report-$mode.txt
             "$(calc "${wall[$name]} / ${wall[bare-walk]}")" "$(calc "${cpu[$name]} / ${cpu[bare-walk]}")"
     done
     echo
-    grep -E '^(largest table|read |careful walk|phases)' "$runs/classify-largest.out"
+    grep -E '^(largest table|read |careful walk|phases|hostile table)' "$runs/classify-largest.out"
     awk '/"heapPass":/ {p=1} p && /elapsedMs/ {gsub(/,/, "", $2); ms=$2} p && /background/ {print "analyze: heap pass " ms " ms" ($2 == "true" ? ", on its own thread beside the detectors" : ", then the detectors"); exit}' "$runs/analyze.out"
     awk '/"startup":/ {p=1} p && /processStartMs/ {gsub(/,/, "", $2); s=$2} p && /openMs/ {gsub(/,/, "", $2); print "analyze: process start " s " ms (the isolated child: runtime start-up to the command), open " $2 " ms (dump headers, ClrMD, DAC)"; exit}' "$runs/analyze.out"
     awk '/"detectors": \[/ {d=1} d && /"name":/ {gsub(/[",]/, "", $2); n=$2} d && /"elapsedMs":/ {gsub(/,/, "", $2); print "analyze: " n " " $2 " ms"} d && /^  \]/ {exit}' "$runs/analyze.out"
