@@ -24,7 +24,8 @@ public static class DetectorRun
             TimeSpan window = detectors.Select(d => d.LiveSampleWindow).DefaultIfEmpty(TimeSpan.Zero).Max();
             using Target target = TargetArguments.Open(arguments, command, deadline.Token, window);
             var startup = new StartupTimes(sinceProcessStart, opening.Elapsed);
-            AnalysisReport report = Analyzer.Run(target, detectors, deadline.Token) with { Startup = startup };
+            // The pause as the analysis ends: only rendering and letting the process go remain.
+            AnalysisReport report = Analyzer.Run(target, detectors, deadline.Token) with { Startup = startup, Pause = target.Pause };
             if (report.AllSkipped)
             {
                 // Nothing could be analysed (e.g. dictcycle on a dump without .NET): an input error, in one line.

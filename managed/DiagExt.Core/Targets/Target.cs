@@ -98,6 +98,12 @@ public sealed class Target : IDisposable
     /// </summary>
     public LiveObjects? Liveness => _liveness.Value;
 
+    /// <summary>How long the live process has been kept from running so far; null for a dump or an unstopped process.</summary>
+    public ProcessPause? Pause => PauseSoFar?.Invoke();
+
+    /// <summary>Set by <see cref="TargetOpener"/> for a live target: the pause as it stands when asked.</summary>
+    internal Func<ProcessPause>? PauseSoFar { get; set; }
+
     public TargetThread? FindThread(uint osThreadId) => Threads.FirstOrDefault(t => t.OsThreadId == osThreadId);
 
     /// <summary>
