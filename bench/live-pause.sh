@@ -29,7 +29,8 @@ pause() { # command label: the report's pause and diagext's own time, from its J
     python3 -c 'import json, sys
 r = json.loads(sys.stdin.read()); p = r.get("pause")
 if not p: sys.exit("no pause in the report")
-print(f"{p[\"by\"]:>10}: process stopped {p[\"stoppedMs\"] / 1000:.2f}s; diagext open {r[\"startup\"][\"openMs\"] / 1000:.2f}s + analysis {r[\"elapsedMs\"] / 1000:.2f}s; {r[\"heapObjects\"] or 0:,} heap objects")' <<< "$json"
+print("%10s: process stopped %.2fs; diagext open %.2fs + analysis %.2fs; %s heap objects" % (p["by"], p["stoppedMs"] / 1000,
+      r["startup"]["openMs"] / 1000, r["elapsedMs"] / 1000, format(r.get("heapObjects") or 0, ",")))' <<< "$json"
 }
 for round in 1 2; do
     echo "round $round ($(uptime | sed 's/.*load average/load average/'))"

@@ -12,6 +12,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-artifacts/nupkg}
 pack=(dotnet pack managed/DiagExt.Cli -c Release -o "$out" --nologo -v q -clp:"ErrorsOnly;NoSummary")
+# The SDK packs every file of the publish folder: start from empty ones, so no file of an earlier publish (a .dbg of
+# the days it was published) gets into a package.
+rm -rf managed/DiagExt.Cli/bin/Release/net10.0/linux-x64/publish managed/DiagExt.Cli/bin/Release/net10.0/any/publish
 if [ "$(uname -s)-$(uname -m)" = "Linux-x86_64" ]; then
     "${pack[@]}" -r linux-x64 >&2
 else

@@ -5,7 +5,14 @@ namespace DiagExt.Core;
 /// live analysis, stated in every live report (issue 33). Null for a dump, or a process a debugger had stopped.
 /// </summary>
 /// <param name="Stopped">From the first thread stopped to the analysis' end (ptrace), or createdump's run (snapshot).</param>
-public sealed record ProcessPause(TimeSpan Stopped, PauseCause By);
+public sealed record ProcessPause(TimeSpan Stopped, PauseCause By)
+{
+    /// <summary>For a ptrace pause: about how long a snapshot (createdump) would have stopped the process instead.</summary>
+    public TimeSpan? SnapshotEstimate { get; init; }
+
+    /// <summary>The live read stopped the process longer than a snapshot likely would have.</summary>
+    public bool SnapshotWouldBeShorter => By == PauseCause.Ptrace && SnapshotEstimate is { } estimate && Stopped > estimate;
+}
 
 /// <summary>What held the process: the names the JSON gives them ("ptrace", "createdump", "clone").</summary>
 public enum PauseCause

@@ -44,7 +44,7 @@ internal sealed record ReportDocument
         HeapObjects = report.HeapObjects,
         HeapPass = report.HeapPass is { } pass ? new HeapPassDocument(Ms(pass.Elapsed), pass.Background) : null,
         Startup = report.Startup is { } startup ? new StartupDocument(Ms(startup.ProcessStart), Ms(startup.Open)) : null,
-        Pause = report.Pause is { } pause ? new PauseDocument(Ms(pause.Stopped), PauseDocument.Name(pause.By)) : null,
+        Pause = report.Pause is { } pause ? new PauseDocument(Ms(pause.Stopped), PauseDocument.Name(pause.By), pause.SnapshotEstimate is { } e ? Ms(e) : null) : null,
         ElapsedMs = Ms(report.Elapsed),
     };
 
@@ -65,7 +65,10 @@ internal sealed record ReportDocument
         {
             HeapPass = HeapPass is { } p ? new HeapPassSummary(HeapObjects ?? 0, TimeSpan.FromMilliseconds(p.ElapsedMs), p.Background) : null,
             Startup = Startup is { } st ? new StartupTimes(TimeSpan.FromMilliseconds(st.ProcessStartMs), TimeSpan.FromMilliseconds(st.OpenMs)) : null,
-            Pause = Pause is { } pause ? new ProcessPause(TimeSpan.FromMilliseconds(pause.StoppedMs), PauseDocument.Cause(pause.By)) : null,
+            Pause = Pause is { } pause
+                ? new ProcessPause(TimeSpan.FromMilliseconds(pause.StoppedMs), PauseDocument.Cause(pause.By))
+                    { SnapshotEstimate = pause.SnapshotEstimateMs is double e ? TimeSpan.FromMilliseconds(e) : null }
+                : null,
         };
     }
 
@@ -98,7 +101,8 @@ internal sealed record HeapPassDocument(double ElapsedMs, bool Background);
 internal sealed record StartupDocument(double ProcessStartMs, double OpenMs);
 
 /// <param name="By">"ptrace", "createdump" or "clone" (<see cref="PauseCause"/>).</param>
-internal sealed record PauseDocument(double StoppedMs, string By)
+/// <param name="SnapshotEstimateMs">For ptrace: about how long a snapshot (createdump) would have stopped the process.</param>
+internal sealed record PauseDocument(double StoppedMs, string By, double? SnapshotEstimateMs = null)
 {
     public static string Name(PauseCause cause) => cause.ToString().ToLowerInvariant();
 

@@ -75,9 +75,10 @@ public class ToolPackageTests
     {
         // This machine stands in for such a platform: a pointer naming linux-arm64 and any (nothing for linux-x64),
         // with the 'any' package the script made, so the CLI's own choice of package is what is tested.
+        string packed = Packed.Value; // first: packing empties the work folder
         string source = Path.Combine(Work, "other-platform");
         Directory.CreateDirectory(source);
-        File.Copy(Path.Combine(Packed.Value, $"diagext.any.{Version}.nupkg"), Path.Combine(source, $"diagext.any.{Version}.nupkg"), overwrite: true);
+        File.Copy(Path.Combine(packed, $"diagext.any.{Version}.nupkg"), Path.Combine(source, $"diagext.any.{Version}.nupkg"), overwrite: true);
         ProcessRunner.Result pack = ProcessRunner.Run("dotnet",
             ["pack", Path.Combine(Repo.Root, "managed", "DiagExt.Cli"), "-c", "Release", "--no-build", "-o", source, "-p:ToolPackageRuntimeIdentifiers=\"linux-arm64;any\"", "--nologo", "-v", "q"],
             TimeSpan.FromMinutes(5));

@@ -40,6 +40,10 @@ public class AttachTests
             Assert.That(result.ExitCode, Is.EqualTo(1), result.Stderr + result.Stdout);
             Assert.That(result.Json.GetProperty("target").GetProperty("kind").GetString(), Is.EqualTo("LiveProcess"));
             AssertPause(result.Json, "ptrace");
+            // A live read stopped longer than a snapshot likely would have (its estimate in the report) suggests one.
+            JsonElement pause = result.Json.GetProperty("pause");
+            bool longer = pause.GetProperty("stoppedMs").GetDouble() > pause.GetProperty("snapshotEstimateMs").GetDouble();
+            Assert.That(result.Stderr.Contains("try --snapshot", StringComparison.Ordinal), Is.EqualTo(longer), pause + "\n" + result.Stderr);
             // Earlier, no longer referenced dictionaries of the sample can be corrupt too: they have no holder.
             finding = result.Findings.Single(f => f.TryGetProperty("holder", out JsonElement h) && h.GetString()!.EndsWith("DictionaryTarget.Dict"));
             Assert.That(finding.GetProperty("defects").EnumerateArray().Select(d => d.GetProperty("kind").GetString()), Has.Some.Matches<string>(k => k is "self-cycle" or "cycle"));
