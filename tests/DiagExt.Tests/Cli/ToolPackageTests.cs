@@ -5,10 +5,10 @@ using DiagExt.Tests.Infrastructure;
 namespace DiagExt.Tests.Cli;
 
 /// <summary>
-/// The README's install hint, done for real: the packages scripts/pack-tool.sh makes (the pointer, diagext.linux-x64
-/// by Native AOT, the framework-dependent diagext.any), installed with dotnet tool install from a local source into
-/// a tool path: on this linux-x64 machine the installed diagext is the native executable, a platform with no package
-/// of its own gets 'any', and the package carries what a package page shows.
+/// The install hint (README, docs/install.md), done for real: the packages scripts/pack-tool.sh makes (the pointer,
+/// diagext.linux-x64 by Native AOT, the framework-dependent diagext.any), installed with dotnet tool install from a
+/// local source into a tool path: on this linux-x64 machine the installed diagext is the native executable, a platform
+/// with no package of its own gets 'any', and the package carries what a package page shows.
 /// </summary>
 [TestFixture]
 [Category(TestKind.Dump)]
