@@ -57,12 +57,14 @@ for project in bench/HeapGen bench/BareWalk bench/ClassifyBig; do
     dotnet build "$project" -c Release --nologo -v q -clp:"ErrorsOnly;NoSummary" >/dev/null || fail "building $project failed"
 done
 # diagext as it is shipped: the native executable (Native AOT: no JIT at all, so neither process, the command and
-# its isolated child, spends its start compiling), and the dotnet tool (ReadyToRun: precompiled, but generic code
-# over other assemblies' types is still compiled at run time). bench/RESULTS.md compares the two.
+# its isolated child, spends its start compiling; since issue 33 also what 'dotnet tool install' gives on linux-x64),
+# and ReadyToRun (precompiled, but generic code over other assemblies' types is still compiled at run time), which
+# stands for the JIT forms (the tool's 'any' package is framework-dependent, not even ReadyToRun). bench/RESULTS.md
+# compares the two. PublishAot=false: the project turns Native AOT on for linux-x64.
 rid=linux-$(uname -m | sed 's/x86_64/x64/; s/aarch64/arm64/')
 r2r=() aot=()
 if [ "$builds" != aot ]; then
-    dotnet publish managed/DiagExt.Cli -c Release -r "$rid" --self-contained false -p:PublishReadyToRun=true -o "$work/diagext" \
+    dotnet publish managed/DiagExt.Cli -c Release -r "$rid" --self-contained false -p:PublishReadyToRun=true -p:PublishAot=false -o "$work/diagext" \
         --nologo -v q -clp:"ErrorsOnly;NoSummary" >/dev/null || fail "publishing diagext (ReadyToRun) failed"
     r2r=("$work/diagext/diagext")
 fi
