@@ -75,7 +75,9 @@ public sealed class HangDetector : IDetector
         findings.AddRange(BlockedChains.Find(graph, index, inKnot, reaching.Keys.ToHashSet(), names));
         using (var images = new LoadedModuleImages(target))
             findings.AddRange(AsyncDeadlocks.Find(target, waitables.Semaphores, images, Naming, context.Cancellation));
-        findings.AddRange(UnsignalledWaits.Find(target, graph, index, waitables, Naming, context.Note, context.Cancellation));
+        findings.AddRange(UnsignalledWaits.Find(target, graph, index, waitables, Naming, context.SetAside, context.Cancellation));
+        foreach ((uint os, ObjectWait cut) in graph.ObjectWaits.Where(w => w.Value.End == WaitEnd.Cut).OrderBy(w => w.Key))
+            context.SetAside($"thread 0x{os:x}: {cut.Describe()}");
         if (PoolStarvation.Find(target, graph, context.Note, context.Cancellation) is { } starved)
             findings.Add(starved);
         for (int i = 0; i < findings.Count; i++)

@@ -13,7 +13,7 @@ namespace DiagExt.Core.Detectors.Hang;
 internal static class UnsignalledWaits
 {
     public static IEnumerable<HangFinding> Find(Target target, WaitGraph graph, ThreadIndex threads, Waitables waitables,
-        Func<IReadOnlySet<ulong>, LockNames> names, Action<string> note, CancellationToken cancellation)
+        Func<IReadOnlySet<ulong>, LockNames> names, Action<string> setAside, CancellationToken cancellation)
     {
         var groups = graph.ObjectWaits
             .Where(e => e.Value.End is WaitEnd.Promise or WaitEnd.ResetEvent && e.Value.EndObject != 0)
@@ -33,7 +33,7 @@ internal static class UnsignalledWaits
             var waiterIds = waiting.Select(e => e.Key).ToHashSet();
             if (SignalReferences.Holder(target, target.Threads, waiterIds, signals, cancellation) is { } holder)
             {
-                note($"{waiting.Count} thread{(waiting.Count == 1 ? "" : "s")} wait on 0x{first.EndObject:x}; thread 0x{holder.Thread.OsThreadId:x} may complete it ({holder.How})");
+                setAside($"{waiting.Count} thread{(waiting.Count == 1 ? "" : "s")} wait on 0x{first.EndObject:x}; thread 0x{holder.Thread.OsThreadId:x} may complete it ({holder.How})");
                 continue;
             }
             yield return Build(target, waiting, signals, promise, names(signals), threads, graph);
