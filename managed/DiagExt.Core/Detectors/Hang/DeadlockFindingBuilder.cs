@@ -95,7 +95,9 @@ internal static class DeadlockFindingBuilder
         {
             Kind = HangDetector.Deadlock,
             Title = $"Deadlock: {cycle.Count} thread{(cycle.Count == 1 ? "" : "s")} wait for each other{(lockOnly ? "'s locks" : "")} ({kinds}): {chain}",
-            Summary = $"Each thread of the cycle holds a lock the previous one waits for and waits for a lock the next one holds: none of them can go on, ever." +
+            Summary = (lockOnly
+                          ? "Each thread of the cycle holds a lock the previous one waits for and waits for a lock the next one holds: none of them can go on, ever."
+                          : "Each thread of the cycle waits for the next one: for a lock it holds, for a task it is running, or for it to end (Join): none of them can go on, ever.") +
                       (bystanders.Count > 0 ? $" {bystanders.Count} more thread{(bystanders.Count == 1 ? " waits" : "s wait")} on the cycle's locks (bystanders, listed apart)." : ""),
             Threads = refs,
             Evidence = evidence,

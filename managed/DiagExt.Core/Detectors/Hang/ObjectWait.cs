@@ -28,13 +28,13 @@ internal enum WaitEnd
 /// <summary>
 /// A thread's wait on an object without an owner field (Task.Wait/.Result/GetResult/WaitAll, Thread.Join,
 /// ManualResetEventSlim.Wait), followed to what would end it: <see cref="Steps"/> are the async methods passed on the
-/// way ("FetchAsync (suspended at await 0)"), <see cref="End"/> what the chain ends in, <see cref="EndObject"/> that
+/// way ("suspended at await 0" for the waited task's own method, "task of async X 0x.. suspended at await 1" after it), <see cref="End"/> what the chain ends in, <see cref="EndObject"/> that
 /// object (the promise task, the MRES, the semaphore; 0 for none), <see cref="Blocker"/> the thread that must move
 /// first when the end is a thread.
 /// </summary>
 internal sealed record ObjectWait(ulong Waited, string WaitedName, IReadOnlyList<string> Steps, WaitEnd End, ulong EndObject, string EndText, uint? Blocker)
 {
-    /// <summary>"Task 0x7f.. (FetchAsync (suspended at await 0) -> Task&lt;String&gt; 0x7f.., a promise ...)" for evidence lines.</summary>
+    /// <summary>"task of async FetchAsync 0x7f.. (suspended at await 0), Task&lt;String&gt; 0x7f.. is a promise ..." for evidence lines.</summary>
     public string Describe() =>
         $"{WaitedName} 0x{Waited:x}" + (Steps.Count > 0 ? $" ({string.Join(" -> ", Steps)})" : "") + $", {EndText}";
 }

@@ -20,10 +20,11 @@ internal static class TaskRunner
         {
             if (thread.ClrThread is null || waiters.Contains(thread.OsThreadId))
                 continue;
-            if (thread.Holds(task.Address) is { Kind: HoldKind.FrameThis, Word: { } word } && FrameOf(thread, word) is { } frame)
-                return (thread, frame);
+            // The method's own MoveNext names the user's code; the box's frames (ExecutionContextCallback) only the plumbing.
             if (machine is { } m && MoveNextFrame(thread, m.Type, m.Address) is { } moveNext)
                 return (thread, moveNext);
+            if (thread.Holds(task.Address) is { Kind: HoldKind.FrameThis, Word: { } word } && FrameOf(thread, word) is { } frame)
+                return (thread, frame);
         }
         return null;
     }

@@ -71,7 +71,8 @@ internal sealed class WaitFollower(Target target, ThreadIndex threads, Waitables
                     : End(WaitEnd.Semaphore, 0, $"queued on a SemaphoreSlim (node 0x{task.Address:x}): a Release completes it");
             if (task.Type?.GetFieldByName(HangNames.StateMachine) is not null && AsyncWaiter.FromContinuation(task) is { } method)
             {
-                steps.Add($"{method.Method} (suspended at await {method.State?.ToString() ?? "?"})");
+                string at = $"suspended at await {method.State?.ToString() ?? "?"}";
+                steps.Add(n == 0 ? at : $"{TaskName(task)} 0x{task.Address:x} {at}");
                 ClrObject next = AwaitedTask.Of(task);
                 if (next.IsNull)
                     return End(WaitEnd.Other, task.Address, "suspended on something other than a task (Task.Yield, a ValueTask source): not followed");
