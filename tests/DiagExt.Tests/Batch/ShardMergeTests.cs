@@ -123,7 +123,9 @@ public class ShardMergeTests
         Merge(merged, parts);
         Assert.That(ShardRuns.Comparable(merged), Is.EqualTo(ShardRuns.Comparable(single)));
         JsonElement totals = JsonDocument.Parse(File.ReadAllText(merged)).RootElement.GetProperty("totals");
-        Assert.That(totals.GetProperty("distinctDumps").GetInt32(), Is.EqualTo(3), "each content once, whichever shards its copies were in");
+        Assert.That(totals.GetProperty("analysed").GetInt32(), Is.EqualTo(2), "each real dump's content once, whichever shards its copies were in");
+        Assert.That(totals.GetProperty("duplicates").GetInt32(), Is.EqualTo(98));
+        Assert.That(totals.GetProperty("failed").GetInt32(), Is.EqualTo(50), "a file that is not a dump is no copy of another: each fails on its own");
 
         // After the manifest: one dump disappears and a new one appears. Only the shard that held the gone one runs again.
         string gone = Path.Combine(copies, "000-winxp-x86-breakpad-test-app.dmp");
