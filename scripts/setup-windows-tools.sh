@@ -4,7 +4,7 @@
 # Not installed: Debian's 32-bit Wine (wine32:i386). Adding the i386 architecture makes every later
 # `apt-get update` exit 100 here (the mirror's bookworm-security i386 Packages.xz has the wrong size), and
 # wine32:i386 then resolves only with -t bookworm and amd64 downgrades. The x86 loader-lock tests run where
-# wine32 is present and are skipped elsewhere (README, loaderlock).
+# wine32 is present and are skipped elsewhere (docs/commands/loaderlock.md).
 set -euo pipefail
 
 missing=()

@@ -11,7 +11,7 @@ namespace DiagExt.Core.Heap;
 /// parsing object headers itself (ClrMD gives the segments, the allocation contexts and, once per MethodTable,
 /// the type and its sizes). ClrMD's own walk builds a ClrType for every object under a lock and reads through
 /// one locked stream: on the bench's 10.5 M-object dump it takes 4-5 times as long (bench/RESULTS.md).
-/// The facts it relies on are in ../shared/notes/internals.md section 7.
+/// The facts it relies on are in docs/design/internals.md, section 5.
 /// It stops at the first object it cannot account for (an unknown MethodTable, memory the dump lacks) and
 /// returns the address of the last object it could not yet vouch for: the caller walks the rest of that segment
 /// with ClrMD's careful walk, which decides what is damage. Every object is handed on only once the next one

@@ -5,7 +5,7 @@ namespace DiagExt.Core.Heap;
 /// <summary>
 /// What the heap walk needs of one MethodTable, asked of ClrMD once: the type, how to size its objects, and which
 /// interests want them. Size = base size + component size x the length at offset 8, rounded up to 8 bytes, at least
-/// the minimum object size (bench/RESULTS.md, ../shared/notes/internals.md section 7).
+/// the minimum object size (bench/RESULTS.md, docs/design/internals.md, section 5).
 /// </summary>
 internal sealed class ObjectLayout(ClrType type, uint baseSize, uint componentSize, int[] wantedBy)
 {

@@ -8,7 +8,7 @@ using DiagExt.Core.Analysis;
 namespace DiagExt.Tests.Architecture;
 
 /// <summary>
-/// The layers as managed/README.md draws them, checked on the compiled IL (signatures and method bodies, through
+/// The layers as docs/design/architecture.md draws them, checked on the compiled IL (signatures and method bodies, through
 /// ArchUnitNET): a type may use only the layers its own layer points at. A new arrow fails here with the types that
 /// make it, so it is a decision (change <see cref="Allowed"/> and the drawing together), not an accident.
 /// </summary>

@@ -5,7 +5,7 @@ using DiagExt.Tests.Infrastructure;
 namespace DiagExt.Tests.Cli;
 
 /// <summary>
-/// The README's install hint, done for real: the package dotnet pack makes from this build, installed with
+/// The install hint (README, docs/install.md), done for real: the package dotnet pack makes from this build, installed with
 /// dotnet tool install from a local source into a tool path, runs; and it carries what a package page shows.
 /// </summary>
 [TestFixture]

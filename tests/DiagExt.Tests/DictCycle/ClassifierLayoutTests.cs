@@ -5,7 +5,7 @@ namespace DiagExt.Tests.DictCycle;
 
 /// <summary>
 /// The layouts no runtime on this machine produces (.NET Framework, .NET Core 2.x) checked on hand-made
-/// images with the semantics of their source (../shared/notes/internals.md section 1). The layouts that do run
+/// images with the semantics of their source (docs/design/internals.md, section 1). The layouts that do run
 /// here are tested on real dumps (DictShapesTests, LegacyLayoutTests).
 /// </summary>
 [TestFixture]

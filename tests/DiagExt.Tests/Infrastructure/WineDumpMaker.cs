@@ -24,7 +24,7 @@ public static partial class WineDumpMaker
             if (Cache.TryGetValue(name, out WineDump? cached))
                 return cached;
             if (arch == "i686" && !WinePrefix.Runs32BitPrograms)
-                Assert.Ignore("32-bit Wine (Debian's wine32:i386) is not installed, so x86 fixtures cannot run here; see README (loaderlock, x86)");
+                Assert.Ignore("32-bit Wine (Debian's wine32:i386) is not installed, so x86 fixtures cannot run here; see docs/commands/loaderlock.md (x86)");
             WinePrefix.EnsureCreated();
             string fixtures = Build("LoaderLock", arch);
             string writer = System.IO.Path.Combine(Build("LoaderLock", writerArch), "minidumpwriter.exe");

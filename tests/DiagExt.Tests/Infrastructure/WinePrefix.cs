@@ -88,7 +88,7 @@ public static class WinePrefix
 
     /// <summary>
     /// Whether this Wine runs 32-bit programs: Debian's wine32:i386 package (the 32-bit loader /usr/lib/wine/wine).
-    /// scripts/setup-windows-tools.sh does not install it; README explains why.
+    /// scripts/setup-windows-tools.sh does not install it; docs/commands/loaderlock.md explains why.
     /// </summary>
     public static bool Runs32BitPrograms => File.Exists("/usr/lib/wine/wine");
 

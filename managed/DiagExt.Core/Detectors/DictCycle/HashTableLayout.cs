@@ -1,7 +1,7 @@
 namespace DiagExt.Core.Detectors.DictCycle;
 
 /// <summary>
-/// How one generation of Dictionary/HashSet encodes its chains (../shared/notes/internals.md section 1).
+/// How one generation of Dictionary/HashSet encodes its chains (docs/design/internals.md, section 1).
 /// The classifier reads only these facts, so one algorithm serves every runtime.
 /// </summary>
 public sealed record HashTableLayout
