@@ -19,7 +19,7 @@ public static class BatchPartJson
             if (root.ValueKind != JsonValueKind.Object || Str(root, "kind") != "batch")
                 throw new JsonException("not a diagext batch report");
             if (!root.TryGetProperty("shard", out JsonElement shard) || !root.TryGetProperty("manifest", out JsonElement manifest))
-                throw new JsonException("a batch report, but not a shard's part (it was not written with --shard)");
+                throw new JsonException("a batch report, but not a shard's part (no \"shard\" and \"manifest\")");
             var part = new BatchPart(Int(shard, "index"), Int(shard, "count"), Str(shard, "manifestHash") ?? throw Missing("shard.manifestHash"), manifest.GetRawText());
             return new BatchReport(
                 Array(root, "inputs").Select(e => e.GetString() ?? "").ToList(),
