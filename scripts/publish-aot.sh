@@ -4,8 +4,7 @@
 # child, as the ReadyToRun build does. ctororder reads the constructor lists of runtime types (ReadOnlyDictionary`2
 # ...) from the .NET installed on the machine (DOTNET_ROOT, the 'dotnet' on PATH, /usr/share/dotnet); without
 # one, such call sites stay warnings. Needs the ILCompiler packages (served by the NuGet mirror) and clang or gcc.
-# The dotnet tool package stays framework-dependent ReadyToRun: a tool package cannot carry a native executable
-# for every platform.
+# The dotnet tool's linux-x64 package is this same executable (scripts/pack-tool.sh).
 #
 # usage: scripts/publish-aot.sh [OUTPUT_FOLDER]
 set -euo pipefail

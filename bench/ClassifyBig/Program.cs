@@ -80,7 +80,6 @@ var proof = new List<double>();
 var equalHashes = new List<double>();
 var compare = new List<double>();
 int pairCount = 0;
-bool collected = true;
 for (int i = 0; i < runs; i++)
 {
     watch.Restart();
@@ -88,7 +87,8 @@ for (int i = 0; i < runs; i++)
     proof.Add(watch.Elapsed.TotalSeconds);
     var pairs = new DuplicateKeyCandidates();
     watch.Restart();
-    collected = image.KeysEqual is null || EqualHashGroups.TryCollect(image, used, pairs);
+    if (image.KeysEqual is not null)
+        EqualHashGroups.Collect(image, used, pairs);
     equalHashes.Add(watch.Elapsed.TotalSeconds);
     pairCount = pairs.Pairs.Count;
     watch.Restart();
@@ -97,7 +97,31 @@ for (int i = 0; i < runs; i++)
     compare.Add(watch.Elapsed.TotalSeconds);
 }
 Console.WriteLine($"phases (fastest of {runs}): chain proof {proof.Min():F3}s, equal hash codes {equalHashes.Min():F3}s, " +
-                  $"key comparison {compare.Min():F3}s of {pairCount:N0} candidate pairs{(collected ? "" : " (over a limit: the careful walk runs)")}; " +
+                  $"key comparison {compare.Min():F3}s of {pairCount:N0} candidate pairs; " +
                   $"per entry: proof {proof.Min() * 1e9 / Math.Max(used, 1):F1} ns, equal hash codes {equalHashes.Min() * 1e9 / Math.Max(used, 1):F1} ns, comparison {compare.Min() * 1e9 / Math.Max(used, 1):F1} ns");
+// A hostile table: the same entries with hash codes made equal (one code per 64 keys, then one code for all), as a
+// comparer that hashes badly gives. Its pairs are a square of each run's length; the filter keeps the careful walk's
+// first MaxPerChain of a bucket and MaxPairs of a table, so its cost per entry must stay near the healthy table's.
+foreach (var (label, rehash) in new (string, Func<int, int>)[] { ("one code per 64 keys", h => h & ~63), ("one code for all keys", _ => 0x2a) })
+{
+    var hostile = new HashTableImage
+    {
+        Layout = image.Layout, Buckets = image.Buckets, Nexts = image.Nexts, Blank = image.Blank, Count = image.Count,
+        FreeList = image.FreeList, FreeCount = image.FreeCount, LastIndex = image.LastIndex,
+        HashCodes = image.HashCodes.Select(h => h < 0 ? h : rehash(h)).ToArray(),
+    };
+    var collect = new List<double>();
+    int hostilePairs = 0;
+    for (int i = 0; i < runs; i++)
+    {
+        var pairs = new DuplicateKeyCandidates();
+        watch.Restart();
+        EqualHashGroups.Collect(hostile, used, pairs);
+        collect.Add(watch.Elapsed.TotalSeconds);
+        hostilePairs = pairs.Pairs.Count;
+    }
+    Console.WriteLine($"hostile table, {label}: equal hash codes {collect.Min():F3}s (fastest of {runs}), {hostilePairs:N0} candidate pairs, " +
+                      $"{collect.Min() * 1e9 / Math.Max(used, 1):F1} ns per entry");
+}
 Console.WriteLine($"CLASSIFY_SECONDS {times[0]:F3}");
 return 0;

@@ -7,12 +7,17 @@ internal static class MonitorDeadlock
     public static readonly object LedgerLock = new();
     public static readonly object AuditLock = new();
 
+    /// <summary>The threads of the last cycle built, by name, for modes that wait on them (join).</summary>
+    public static readonly Dictionary<string, Thread> Started = [];
+
     public static void TwoThreads()
     {
         using var bothHold = new Barrier(2);
         Thread a = Blocked.Start("transfer", () => Take(AccountLock, "AccountLock", LedgerLock, "LedgerLock", bothHold));
         Thread b = Blocked.Start("audit", () => Take(LedgerLock, "LedgerLock", AccountLock, "AccountLock", bothHold));
         Blocked.WaitFor(a, b);
+        Started["transfer"] = a;
+        Started["audit"] = b;
     }
 
     public static void ThreeThreadsAndBystander()

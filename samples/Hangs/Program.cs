@@ -10,6 +10,10 @@
 //   starvation   every pool worker blocks in .Result on a task whose continuation needs a pool worker
 //   rwlock       a ReaderWriterLockSlim upgrade blocked by a reader that waits on the upgrader's Monitor
 //   tcs          a thread blocked on a TaskCompletionSource's task nobody completes
+//   join         monitor2, plus a thread in Thread.Join on one of the cycle's threads
+//   mres         a thread waiting on a ManualResetEventSlim only its own stack holds
+//   taskwait     a thread holding a lock blocks in .Wait() on an async method whose continuation needs that lock
+//   taskhealthy  threads in Task.Wait on a Task.Delay and in .Result on a promise a running thread will complete
 //   chain        two threads blocked one behind the other behind a thread that sleeps holding the first lock
 //   healthy      busy and contended, nothing hung
 
@@ -25,6 +29,10 @@ Action? build = mode switch
     "starvation" => Starvation.Run,
     "rwlock" => UpgradeDeadlock.Run,
     "tcs" => NeverCompleted.Run,
+    "join" => TaskWaits.JoinOntoDeadlock,
+    "mres" => TaskWaits.ResetEventNeverSet,
+    "taskwait" => TaskWaits.TaskWaitUnderLock,
+    "taskhealthy" => TaskWaits.HealthyTaskWaits,
     "chain" => BlockedChain.Run,
     "healthy" => BusyHealthy.Run,
     _ => null,

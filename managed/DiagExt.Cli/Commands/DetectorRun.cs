@@ -2,6 +2,7 @@ using System.Diagnostics;
 using DiagExt.Cli.CommandLine;
 using DiagExt.Core.Analysis;
 using DiagExt.Core.Errors;
+using DiagExt.Core.Rendering;
 using DiagExt.Core.Reports;
 using DiagExt.Core.Targets;
 
@@ -24,7 +25,8 @@ public static class DetectorRun
             TimeSpan window = detectors.Select(d => d.LiveSampleWindow).DefaultIfEmpty(TimeSpan.Zero).Max();
             using Target target = TargetArguments.Open(arguments, command, deadline.Token, window);
             var startup = new StartupTimes(sinceProcessStart, opening.Elapsed);
-            AnalysisReport report = Analyzer.Run(target, detectors, deadline.Token) with { Startup = startup };
+            // The pause as the analysis ends: only rendering and letting the process go remain.
+            AnalysisReport report = Analyzer.Run(target, detectors, deadline.Token) with { Startup = startup, Pause = target.Pause };
             if (report.AllSkipped)
             {
                 // Nothing could be analysed (e.g. dictcycle on a dump without .NET): an input error, in one line.
@@ -33,6 +35,9 @@ public static class DetectorRun
                 throw new DiagExtException($"{target.DisplayName}: {reasons} (no detector could run: {skipped} skipped)");
             }
             OutputFormats.Render(format, report, io, arguments.Has(CommonOptions.Verbose.Name));
+            // Stopping the process is the cost of a live read: when a snapshot would likely have cost less, say how.
+            if (report.Pause is { SnapshotWouldBeShorter: true } pause)
+                io.Error.WriteLine($"diagext: {ReportText.Pause(pause)}: {RemedyWords.Instance.For(Remedy.UseSnapshot)}");
             return report.ExitCode;
         }
         catch (OperationCanceledException) when (deadline.Expired(io.Cancellation))

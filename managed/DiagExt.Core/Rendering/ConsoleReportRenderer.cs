@@ -111,6 +111,7 @@ public sealed class ConsoleReportRenderer(IMarkupStyle style, bool verbose = fal
     {
         string perDetector = string.Join(", ", report.Outcomes.Where(o => o.Status == DetectorStatus.Ran).Select(o => $"{o.Detector}: {o.Findings.Count}"));
         string cpu = report.Target?.CpuTimeUnavailable is { } why ? $"; {why}" : "";
-        return style.Text(string.Format(Invariant, "{0} ({1}) in {2:0.00}s{3}", ReportText.Count(report, "no hazard found"), perDetector, report.Elapsed.TotalSeconds, cpu));
+        string pause = report.Pause is { } p ? $"; {ReportText.Pause(p)}" : "";
+        return style.Text(string.Format(Invariant, "{0} ({1}) in {2:0.00}s{3}{4}", ReportText.Count(report, "no hazard found"), perDetector, report.Elapsed.TotalSeconds, cpu, pause));
     }
 }

@@ -45,6 +45,9 @@ public sealed record AnalysisReport(ReportSubject Subject, IReadOnlyList<Detecto
     /// <summary>The command's time before the analysis, when a command measured it (bench/RESULTS.md's phase table).</summary>
     public StartupTimes? Startup { get; init; }
 
+    /// <summary>How long the live process was kept from running while it was read; null for a dump.</summary>
+    public ProcessPause? Pause { get; init; }
+
     public IEnumerable<Finding> Findings => Outcomes.SelectMany(o => o.Findings);
 
     /// <summary>Findings that make "hazards found" (exit code 1): hazards and warnings.</summary>

@@ -28,6 +28,8 @@ internal sealed record ReportDocument
 
     public StartupDocument? Startup { get; init; }
 
+    public PauseDocument? Pause { get; init; }
+
     public double ElapsedMs { get; init; }
 
     public static ReportDocument From(AnalysisReport report) => new()
@@ -42,6 +44,7 @@ internal sealed record ReportDocument
         HeapObjects = report.HeapObjects,
         HeapPass = report.HeapPass is { } pass ? new HeapPassDocument(Ms(pass.Elapsed), pass.Background) : null,
         Startup = report.Startup is { } startup ? new StartupDocument(Ms(startup.ProcessStart), Ms(startup.Open)) : null,
+        Pause = report.Pause is { } pause ? new PauseDocument(Ms(pause.Stopped), PauseDocument.Name(pause.By), pause.SnapshotEstimate is { } e ? Ms(e) : null) : null,
         ElapsedMs = Ms(report.Elapsed),
     };
 
@@ -62,6 +65,10 @@ internal sealed record ReportDocument
         {
             HeapPass = HeapPass is { } p ? new HeapPassSummary(HeapObjects ?? 0, TimeSpan.FromMilliseconds(p.ElapsedMs), p.Background) : null,
             Startup = Startup is { } st ? new StartupTimes(TimeSpan.FromMilliseconds(st.ProcessStartMs), TimeSpan.FromMilliseconds(st.OpenMs)) : null,
+            Pause = Pause is { } pause
+                ? new ProcessPause(TimeSpan.FromMilliseconds(pause.StoppedMs), PauseDocument.Cause(pause.By))
+                    { SnapshotEstimate = pause.SnapshotEstimateMs is double e ? TimeSpan.FromMilliseconds(e) : null }
+                : null,
         };
     }
 
@@ -92,3 +99,13 @@ internal sealed record DetectorDocument(string Name, DetectorStatus Status, stri
 internal sealed record HeapPassDocument(double ElapsedMs, bool Background);
 
 internal sealed record StartupDocument(double ProcessStartMs, double OpenMs);
+
+/// <param name="By">"ptrace", "createdump" or "clone" (<see cref="PauseCause"/>).</param>
+/// <param name="SnapshotEstimateMs">For ptrace: about how long a snapshot (createdump) would have stopped the process.</param>
+internal sealed record PauseDocument(double StoppedMs, string By, double? SnapshotEstimateMs = null)
+{
+    public static string Name(PauseCause cause) => cause.ToString().ToLowerInvariant();
+
+    public static PauseCause Cause(string name) =>
+        Enum.TryParse(name, ignoreCase: true, out PauseCause cause) && Enum.IsDefined(cause) ? cause : throw new System.Text.Json.JsonException($"unknown pause cause \"{name}\"");
+}

@@ -98,6 +98,20 @@ public sealed class Target : IDisposable
     /// </summary>
     public LiveObjects? Liveness => _liveness.Value;
 
+    /// <summary>How long the live process has been kept from running so far; null for a dump or an unstopped process.</summary>
+    public ProcessPause? Pause
+    {
+        get
+        {
+            ProcessPause? pause = PauseSoFar?.Invoke();
+            // Only a ptrace pause lasts the whole analysis, so only it can be longer than a snapshot's.
+            return pause is { By: PauseCause.Ptrace } ? pause with { SnapshotEstimate = Live.SnapshotEstimate.For(Runtime) } : pause;
+        }
+    }
+
+    /// <summary>Set by <see cref="TargetOpener"/> for a live target: the pause as it stands when asked.</summary>
+    internal Func<ProcessPause>? PauseSoFar { get; set; }
+
     public TargetThread? FindThread(uint osThreadId) => Threads.FirstOrDefault(t => t.OsThreadId == osThreadId);
 
     /// <summary>

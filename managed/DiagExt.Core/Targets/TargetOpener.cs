@@ -58,9 +58,10 @@ public static class TargetOpener
         ThreadTimes times = ProcThreadTimesReader.Sample(pid, options.LiveCpuSampleWindow, cancellation);
         DataTarget dataTarget;
         IDisposable? hold;
+        Func<ProcessPause>? pause;
         try
         {
-            (dataTarget, hold) = LiveDataTargets.Open(pid, ClrMdOptions(options), options.SuspendLiveProcess, cancellation);
+            (dataTarget, hold, pause) = LiveDataTargets.Open(pid, ClrMdOptions(options), options.SuspendLiveProcess, cancellation);
         }
         catch (Exception e) when (e is not OutOfMemoryException and not OperationCanceledException)
         {
@@ -72,7 +73,7 @@ public static class TargetOpener
             (ClrRuntime? runtime, RuntimeStatus status) = RuntimeLoader.Load(dataTarget, options, cancellation);
             if (status.Availability == RuntimeAvailability.NotPresent)
                 status = status with { Problem = "not a .NET process: no .NET runtime is loaded in it" };
-            return new Target($"process {pid}", TargetKind.LiveProcess, dataTarget, runtime, status, times, null, options, hold is null ? null : hold.Dispose);
+            return new Target($"process {pid}", TargetKind.LiveProcess, dataTarget, runtime, status, times, null, options, hold is null ? null : hold.Dispose) { PauseSoFar = pause };
         }
         catch
         {
@@ -94,11 +95,14 @@ public static class TargetOpener
             return Attach(pid, options, cancellation);
         if (!OperatingSystem.IsLinux())
             throw new DiagExtException("a snapshot of a live process is supported on Linux and Windows only");
-        (UnpackedDump dump, string? retried) = CreateDumpSnapshot.Take(pid, cancellation);
+        (UnpackedDump dump, string? retried, TimeSpan writing) = CreateDumpSnapshot.Take(pid, cancellation);
         try
         {
             // A retry is said where every report shows it: in the target's name.
-            return OpenFile(dump.Path, $"process {pid} (createdump snapshot{(retried is null ? "" : $"; {retried}")})", options, dump, cancellation);
+            Target target = OpenFile(dump.Path, $"process {pid} (createdump snapshot{(retried is null ? "" : $"; {retried}")})", options, dump, cancellation);
+            var pause = new ProcessPause(writing, PauseCause.CreateDump);
+            target.PauseSoFar = () => pause;
+            return target;
         }
         catch
         {

@@ -97,31 +97,42 @@ public class ChainProofTests
     [Test]
     public void Equal_hash_codes_give_the_careful_walks_pairs_in_its_order()
     {
+        // Hash codes made to collide often (every entry shares its code with one in eight), chains kept sound by
+        // rebuilding them from the new codes in the runtime's own insertion order.
+        int compared = FastAndCarefulAgree(h => h & ~7, out _);
+        Assert.That(compared, Is.GreaterThan(100), "pairs compared");
+    }
+
+    [Test]
+    public void A_table_of_two_hash_codes_gives_the_careful_walks_pairs_cut_at_its_limit()
+    {
+        // A comparer giving every key one of two codes: two chains, their pairs a square of their lengths. Both paths
+        // keep the first MaxPerChain of each chain and go on to the next; the fast path no longer gives up there (and
+        // no longer makes the careful walk run).
+        FastAndCarefulAgree(h => 0x2a + (h & 1), out int mostInOneChain);
+        Assert.That(mostInOneChain, Is.EqualTo(DuplicateKeyCandidates.MaxPerChain), "no table of the dump is long enough to reach the limit");
+    }
+
+    /// <summary>Compares the fast path's pairs with the careful walk's on every healthy table rehashed; returns how many.</summary>
+    private static int FastAndCarefulAgree(Func<int, int> rehash, out int mostInOneChain)
+    {
         int compared = 0;
+        mostInOneChain = 0;
         foreach (var (name, image) in Tables.Value.Where(t => HashTableClassifier.Classify(t.Image).IsHealthy && Used(t.Image) >= 2))
         {
-            // Hash codes made to collide often (every entry shares its code with one in eight), chains kept sound by
-            // rebuilding them from the new codes in the runtime's own insertion order.
-            int[] hashes = image.HashCodes.Select(h => h < 0 ? h : h & ~7).ToArray();
+            int[] hashes = image.HashCodes.Select(h => h < 0 ? h : rehash(h)).ToArray();
             HashTableImage colliding = Rechain(image, hashes);
             var fast = new DuplicateKeyCandidates();
-            bool collected = EqualHashGroups.TryCollect(colliding, Used(colliding), fast);
+            EqualHashGroups.Collect(colliding, Used(colliding), fast);
             var careful = new List<(int A, int B)>();
             HashTableImage recording = Copy(colliding, keysEqual: pairs => { careful.AddRange(pairs); return new bool[pairs.Count]; });
             HashTableClassifier.Classify(recording, fastPath: false);
-            if (collected)
-            {
-                Assert.That(fast.Pairs, Is.EqualTo(careful), name);
-                compared += careful.Count;
-            }
-            else
-            {
-                // Only where the careful walk cut a chain's pairs at its limit (a table whose comparer gives every key one code).
-                int mostInOneChain = careful.GroupBy(p => (uint)hashes[p.A] % (uint)colliding.Buckets.Length).Max(g => g.Count());
-                Assert.That(mostInOneChain, Is.EqualTo(DuplicateKeyCandidates.MaxPerChain), name);
-            }
+            Assert.That(fast.Pairs, Is.EqualTo(careful), name);
+            compared += careful.Count;
+            if (careful.Count > 0)
+                mostInOneChain = Math.Max(mostInOneChain, careful.GroupBy(p => (uint)hashes[p.A] % (uint)colliding.Buckets.Length).Max(g => g.Count()));
         }
-        Assert.That(compared, Is.GreaterThan(100), "pairs compared");
+        return compared;
     }
 
     [Test]
@@ -135,9 +146,8 @@ public class ChainProofTests
             HashTableImage colliding = Rechain(image, image.HashCodes.Select(h => h < 0 ? h : h & ~7).ToArray());
             var whole = new DuplicateKeyCandidates();
             var grouped = new DuplicateKeyCandidates();
-            bool collectedWhole = EqualHashGroups.TryCollect(colliding, Used(colliding), whole);
-            bool collectedGrouped = EqualHashGroups.TryCollect(colliding, Used(colliding), grouped, groupSlotBits: 6);
-            Assert.That(collectedGrouped, Is.EqualTo(collectedWhole), name);
+            EqualHashGroups.Collect(colliding, Used(colliding), whole);
+            EqualHashGroups.Collect(colliding, Used(colliding), grouped, groupSlotBits: 6);
             Assert.That(grouped.Pairs, Is.EqualTo(whole.Pairs), name);
             Assert.That(grouped.Buckets, Is.EqualTo(whole.Buckets), name);
             compared += whole.Pairs.Count;

@@ -134,7 +134,8 @@ public class HangDeadlockTests
         Assert.That(result.Json.GetProperty("detectors")[0].GetProperty("reason").GetString(), Does.Match(@"^\d+ threads? in a wait"), "not silence: the waits were read");
     }
 
-    private static IEnumerable<TestCaseData> HealthyRuns() => Cases("healthy");
+    /// <summary>Busy and contended; and threads blocked on a Task.Delay and on a promise a running thread holds (taskhealthy).</summary>
+    private static IEnumerable<TestCaseData> HealthyRuns() => Cases("healthy", "taskhealthy");
 
     [Test]
     public void Analyze_runs_hang_beside_the_other_detectors()

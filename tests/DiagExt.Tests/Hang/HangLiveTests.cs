@@ -15,6 +15,7 @@ public class HangLiveTests
     [TestCase("lock3", "deadlock")]
     [TestCase("rwlock", "deadlock")]
     [TestCase("starvation", "threadpool-starvation")]
+    [TestCase("taskwait", "deadlock")]
     public void A_live_hang_is_still_blocked_after_a_second_and_the_process_keeps_running(string mode, string kind)
     {
         using SampleProcess sample = SampleProcess.StartAndWaitReady(SampleBuilder.Build("Hangs"), [mode], TimeSpan.FromMinutes(2), detached: true);

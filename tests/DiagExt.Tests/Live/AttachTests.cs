@@ -39,6 +39,11 @@ public class AttachTests
 
             Assert.That(result.ExitCode, Is.EqualTo(1), result.Stderr + result.Stdout);
             Assert.That(result.Json.GetProperty("target").GetProperty("kind").GetString(), Is.EqualTo("LiveProcess"));
+            AssertPause(result.Json, "ptrace");
+            // A live read stopped longer than a snapshot likely would have (its estimate in the report) suggests one.
+            JsonElement pause = result.Json.GetProperty("pause");
+            bool longer = pause.GetProperty("stoppedMs").GetDouble() > pause.GetProperty("snapshotEstimateMs").GetDouble();
+            Assert.That(result.Stderr.Contains("try --snapshot", StringComparison.Ordinal), Is.EqualTo(longer), pause + "\n" + result.Stderr);
             // Earlier, no longer referenced dictionaries of the sample can be corrupt too: they have no holder.
             finding = result.Findings.Single(f => f.TryGetProperty("holder", out JsonElement h) && h.GetString()!.EndsWith("DictionaryTarget.Dict"));
             Assert.That(finding.GetProperty("defects").EnumerateArray().Select(d => d.GetProperty("kind").GetString()), Has.Some.Matches<string>(k => k is "self-cycle" or "cycle"));
@@ -57,7 +62,18 @@ public class AttachTests
         Assert.That(result.ExitCode, Is.EqualTo(1), result.Stderr);
         Assert.That(result.Stdout, Does.Contain($"process {_corrupt.Pid}: LINUX x64 live process"));
         Assert.That(result.Stdout, Does.Contain("held by: static DictionaryTarget.Dict"));
+        Assert.That(result.Stdout, Does.Match(@"in \d+\.\d\ds; the process was stopped \d+\.\d\ds while it was read"));
         AssertRunsFreely(_corrupt.Pid);
+    }
+
+    /// <summary>The report says how long the process was kept from running: more than nothing, less than diagext's own time.</summary>
+    private static void AssertPause(JsonElement report, string by)
+    {
+        JsonElement pause = report.GetProperty("pause");
+        Assert.That(pause.GetProperty("by").GetString(), Is.EqualTo(by), pause.ToString());
+        double stopped = pause.GetProperty("stoppedMs").GetDouble();
+        double diagext = report.GetProperty("startup").GetProperty("openMs").GetDouble() + report.GetProperty("elapsedMs").GetDouble();
+        Assert.That(stopped, Is.GreaterThan(0).And.LessThanOrEqualTo(diagext + 50), pause.ToString());
     }
 
     [Test]
@@ -67,6 +83,7 @@ public class AttachTests
 
         Assert.That(result.ExitCode, Is.EqualTo(1), result.Stderr + result.Stdout);
         Assert.That(result.Json.GetProperty("target").GetProperty("name").GetString(), Is.EqualTo($"process {_corrupt.Pid} (createdump snapshot)"));
+        AssertPause(result.Json, "createdump");
         Assert.That(result.Findings.Select(f => f.TryGetProperty("holder", out JsonElement h) ? h.GetString() : null), Has.Some.EndsWith("DictionaryTarget.Dict"));
         string area = Path.Combine(Path.GetTempPath(), $"diagext-{Environment.ProcessId}");
         Assert.That(Directory.Exists(area) ? Directory.GetFiles(area) : [], Is.Empty, "the snapshot's file is unlinked as soon as it is open");

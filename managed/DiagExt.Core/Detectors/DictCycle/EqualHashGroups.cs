@@ -9,7 +9,9 @@ namespace DiagExt.Core.Detectors.DictCycle;
 /// equal hash codes are two live entries with equal hash codes. Bitmap passes keep the entries whose hash code may
 /// occur twice, a few percent, which are then sorted. Pairs come out in the careful walk's order (bucket, then hash
 /// code, then index), so reports do not depend on which path ran. Each round's bitmap is split into groups that fit in
-/// cache, so the cost per entry stays flat as tables grow.
+/// cache, so the cost per entry stays flat as tables grow. The pairs are cut where the careful walk cuts them (at
+/// <see cref="DuplicateKeyCandidates.MaxPerChain"/> a bucket, at <see cref="DuplicateKeyCandidates.MaxPairs"/> a table),
+/// so a hostile table of equal hash codes costs at most those pairs, not a square of its entries nor a second walk.
 /// </summary>
 internal static class EqualHashGroups
 {
@@ -24,10 +26,10 @@ internal static class EqualHashGroups
     /// <summary>At most 2^10 groups: each round scatters its keys into that many streams.</summary>
     private const int MaxGroupBits = 10;
 
-    /// <summary>Adds the candidate pairs; false when a limit would cut them where the careful walk would not.</summary>
+    /// <summary>Adds the candidate pairs: the careful walk's, cut where it cuts them.</summary>
     /// <param name="groupSlotBits">Slot bits per group (tests make it small, to split the small tables of a test dump into many groups).</param>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)] // runs once per table, millions of iterations: skip tier-0 code
-    public static bool TryCollect(HashTableImage t, int n, DuplicateKeyCandidates pairs, int groupSlotBits = GroupSlotBits)
+    public static void Collect(HashTableImage t, int n, DuplicateKeyCandidates pairs, int groupSlotBits = GroupSlotBits)
     {
         int[] nexts = t.Nexts, hashes = t.HashCodes;
         HashTableLayout layout = t.Layout;
@@ -70,9 +72,9 @@ internal static class EqualHashGroups
             count = KeepShared(keys, starts, bits, groupBits, multiplier);
         }
         if (count < 2)
-            return true;
+            return;
         Array.Sort(keys, 0, count);
-        return Emit(keys.AsSpan(0, count), new FastModulo((uint)t.Buckets.Length), pairs);
+        Emit(keys.AsSpan(0, count), new FastModulo((uint)t.Buckets.Length), pairs);
     }
 
     private static int GroupBitsFor(int bits, int groupSlotBits) => Math.Clamp(bits - Math.Max(groupSlotBits, 6), 0, MaxGroupBits);
@@ -117,8 +119,12 @@ internal static class EqualHashGroups
         seen |= bit;
     }
 
-    /// <summary>Every pair of each run of one hash code, runs ordered by bucket then hash code.</summary>
-    private static bool Emit(ReadOnlySpan<long> sorted, FastModulo bucketOf, DuplicateKeyCandidates pairs)
+    /// <summary>
+    /// Every pair of each run of one hash code, runs ordered by bucket then hash code; as the careful walk does
+    /// (<see cref="DuplicateKeyCandidates.AddChain"/>), a bucket's pairs stop at its limit and the next bucket's follow,
+    /// and all stop at the table's: work bounded by the pairs kept, whatever the runs' lengths.
+    /// </summary>
+    private static void Emit(ReadOnlySpan<long> sorted, FastModulo bucketOf, DuplicateKeyCandidates pairs)
     {
         var runs = new List<(uint Bucket, int Start, int Length)>();
         for (int start = 0; start < sorted.Length;)
@@ -132,18 +138,27 @@ internal static class EqualHashGroups
         }
         runs.Sort(); // by bucket; within one by start, i.e. by hash code
 
+        uint full = uint.MaxValue; // the bucket whose limit was reached: its later runs are skipped
         uint bucket = uint.MaxValue;
         int inChain = 0;
         foreach (var (b, start, length) in runs)
         {
+            if (b == full)
+                continue;
             if (b != bucket)
                 (bucket, inChain) = (b, 0);
-            for (int x = start; x < start + length; x++)
+            for (int x = start; x < start + length && b != full; x++)
                 for (int y = x + 1; y < start + length; y++)
-                    if (++inChain > DuplicateKeyCandidates.MaxPerChain || !pairs.Add((int)sorted[x], (int)sorted[y], (int)b))
-                        return false;
+                {
+                    if (++inChain > DuplicateKeyCandidates.MaxPerChain)
+                    {
+                        full = b;
+                        break;
+                    }
+                    if (!pairs.Add((int)sorted[x], (int)sorted[y], (int)b))
+                        return;
+                }
         }
-        return true;
     }
 
     private static int BitsFor(int count, int extraBits) => Math.Clamp(BitOperations.Log2((uint)Math.Max(count, 1)) + extraBits, 10, 28);

@@ -140,11 +140,8 @@ internal static class HashTableClassifier
         {
             if (ChainProof.Prove(_t, _n) is not int live)
                 return false;
-            if (_t.KeysEqual is not null && !EqualHashGroups.TryCollect(_t, _n, _keyPairs))
-            {
-                _keyPairs = new DuplicateKeyCandidates(); // the careful walk collects them again
-                return false;
-            }
+            if (_t.KeysEqual is not null)
+                EqualHashGroups.Collect(_t, _n, _keyPairs);
             CheckCount(live);
             return true;
         }

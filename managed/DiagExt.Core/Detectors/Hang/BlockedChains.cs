@@ -4,7 +4,7 @@ using DiagExt.Core.Targets;
 namespace DiagExt.Core.Detectors.Hang;
 
 /// <summary>
-/// Chains of threads waiting one behind the other for a lock, ending in a thread that is not waiting for a lock (it
+/// Chains of threads waiting one behind the other for a lock (or a task another thread runs, or a Join), ending in a thread that is not waiting for a lock (it
 /// runs, sleeps, or waits on something without an owner). A dump cannot tell whether that thread will release: a
 /// warning, reported only from <see cref="HangDetector.MinChainWaiters"/> waiting threads on.
 /// </summary>
@@ -44,12 +44,19 @@ internal static class BlockedChains
         var locks = new List<LockState>();
         foreach (uint os in waiters)
         {
-            LockState l = graph.LockWaitedBy(os)!;
-            if (!locks.Contains(l))
-                locks.Add(l);
             string heldBy = string.Join(", ", graph.Blockers(os).Select(b => $"0x{b:x}"));
-            evidence.Add(Markup.Line().Text("thread ").Thread(os).Text($" waits for {names.Name(l)} ").Object(l.Address).Text($" held by {heldBy}"));
-            refs.Add(ThreadRefs.For(threads.ByOsId(os)!, $"waits for {names.Name(l)} {(Address)l.Address} held by {heldBy}", graph.WaitOf(os)));
+            if (graph.LockWaitedBy(os) is { } l)
+            {
+                if (!locks.Contains(l))
+                    locks.Add(l);
+                evidence.Add(Markup.Line().Text("thread ").Thread(os).Text($" waits for {names.Name(l)} ").Object(l.Address).Text($" held by {heldBy}"));
+                refs.Add(ThreadRefs.For(threads.ByOsId(os)!, $"waits for {names.Name(l)} {(Address)l.Address} held by {heldBy}", graph.WaitOf(os)));
+            }
+            else if (graph.ObjectWaitOf(os) is { } o)
+            {
+                evidence.Add(ObjectWaitLines.Append(Markup.Line().Text("thread ").Thread(os).Text(" "), o));
+                refs.Add(ThreadRefs.For(threads.ByOsId(os)!, ObjectWaitLines.Role(o), graph.WaitOf(os)));
+            }
         }
         ThreadWait? endWait = graph.WaitOf(end.OsThreadId);
         string doing = endWait is null ? "is not waiting (it runs, or waits in native code)" : $"waits in {endWait.WaitFrame.ShortName}, which has no owner to follow";
@@ -59,7 +66,7 @@ internal static class BlockedChains
         {
             Kind = HangDetector.BlockedChain,
             Title = $"{waiters.Count} threads blocked behind thread 0x{end.OsThreadId:x}",
-            Summary = $"{waiters.Count} threads wait, one behind the other, for locks that end at thread {ThreadRefs.Name(end)}, which {doing}. " +
+            Summary = $"{waiters.Count} threads wait, one behind the other, for {(locks.Count > 0 ? "locks" : "threads")} that end at thread {ThreadRefs.Name(end)}, which {doing}. " +
                       "If it does not release soon, they are hung with it.",
             Threads = refs,
             Evidence = evidence,

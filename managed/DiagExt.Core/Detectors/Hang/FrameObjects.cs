@@ -1,5 +1,6 @@
 using System.Buffers.Binary;
 using DiagExt.Core.Targets;
+using DiagExt.Core.Targets.Stacks;
 using Microsoft.Diagnostics.Runtime;
 
 namespace DiagExt.Core.Detectors.Hang;
@@ -9,7 +10,9 @@ namespace DiagExt.Core.Detectors.Hang;
 /// to the frame that called it (its live stack, never the dead space below it nor the rest of the stack, where
 /// stale copies of other locks lie). SOS's clrstack shows no argument there; dso found the object in that range
 /// (Monitor.Enter_Slowpath, Lock.TryEnterSlow, ReaderWriterLockSlim.WaitOnEvent, Task.InternalWait all hold it).
-/// Written against frames only, so it can move onto the shared frame-range API of Core/Targets when that lands.
+/// Lock waits still read this raw range (<see cref="InWait"/>): moving them onto the live-stack API wholesale lost the
+/// Lock and ReaderWriterLockSlim objects, which sit in frames the API sets aside or in no frame's own part (issue 26's
+/// attempt, 8 tests broken). Waits on tasks, threads and ManualResetEventSlims use it (<see cref="HeldInWait"/>).
 /// </summary>
 internal static class FrameObjects
 {
@@ -47,6 +50,48 @@ internal static class FrameObjects
                 found.Add(heap.GetObject(word, type));
         }
         return found;
+    }
+
+    /// <summary>
+    /// As <see cref="InWait"/>, through the live-stack API: the words from the thread's stack pointer through the wait's
+    /// outermost real frame (<see cref="ThreadStack.WordsThrough"/>), each candidate judged by
+    /// <see cref="TargetThread.HoldsThrough"/>; the ones the wait really holds (the this of Task.Wait, Thread.Join,
+    /// ManualResetEventSlim.Wait, or a live object) come first, stale copies after them, with a note why.
+    /// </summary>
+    public static IReadOnlyList<ClrObject> HeldInWait(Target target, TargetThread thread, WaitFrames.Site site, Func<ClrType, bool> wanted, Action<string>? setAside)
+    {
+        ThreadStack stack = thread.Stack;
+        int last = site.UserFrame >= 0 ? site.UserFrame - 1 : site.WaitFrame;
+        while (last >= 0 && !stack.IsReal(last))
+            last--;
+        if (last < 0)
+            return [];
+        ClrHeap heap = target.Runtime!.Heap;
+        int size = target.PointerSize;
+        var held = new List<ClrObject>();
+        var stale = new List<ClrObject>();
+        var seen = new HashSet<ulong>();
+        ulong low = stack.Live.Low;
+        foreach (StackWord word in stack.WordsThrough(last))
+        {
+            if (!word.InRegister && word.Address - low >= MaxRangeBytes)
+                break;
+            ulong value = word.Value;
+            if (value == 0 || (value & (ulong)(size - 1)) != 0 || !seen.Add(value) || heap.GetSegmentByAddress(value) is null)
+                continue;
+            if (SafeType(heap, value) is not { } type || !wanted(type))
+                continue;
+            StackHold hold = thread.HoldsThrough(value, last);
+            if (hold.Counts)
+                held.Add(heap.GetObject(value, type));
+            else
+            {
+                stale.Add(heap.GetObject(value, type));
+                if (hold.Note is { } why)
+                    setAside?.Invoke($"thread 0x{thread.OsThreadId:x} in {thread.Frames[site.WaitFrame].ShortName}: {why}");
+            }
+        }
+        return [.. held, .. stale];
     }
 
     private static ClrType? SafeType(ClrHeap heap, ulong address)

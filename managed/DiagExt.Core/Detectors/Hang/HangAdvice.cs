@@ -19,6 +19,14 @@ internal static class HangAdvice
         "Never block a pool thread on a task (.Result, .Wait(), GetAwaiter().GetResult()): await it all the way up. The blocked workers wait for continuations " +
         "that need a pool thread themselves; raising ThreadPool.SetMinThreads only hides it until the next burst.";
 
+    public const string TaskDeadlock =
+        "Do not block on a task (.Wait(), .Result, GetResult()) or Join a thread while holding a lock the task's code or that thread needs: " +
+        "await instead of blocking, release the lock before waiting, or take the lock in the awaited code only; a Wait with a timeout turns the hang into an error you can log.";
+
+    public const string Unsignalled =
+        "A thread blocked on a task or event that no running code references waits for a completion that may never come: await it with a timeout or a CancellationToken " +
+        "(Task.WaitAsync(TimeSpan), Wait(TimeSpan)), and make sure every path that creates a TaskCompletionSource or ManualResetEventSlim ends in SetResult/SetException/Set.";
+
     public const string BlockedChain =
         "The chain ends in a thread that is not waiting for a lock: see what it does (its stack below); a lock held across slow work (I/O, sleeping, a blocking call) stalls every thread behind it. " +
         "Hold locks for short, CPU-only sections.";

@@ -38,14 +38,16 @@ public sealed class HangDetector : IDetector
         "per-thread reader counts of ReaderWriterLockSlim). A cycle of threads each waiting for a lock the next holds is 'deadlock' (certain), " +
         "with the threads that wait on its locks from outside listed as bystanders; every pool worker blocked on a task while work is queued is " +
         "'threadpool-starvation'; a chain of two or more threads waiting one behind the other for a thread that is not waiting for a lock is " +
-        "'blocked-chain' (a warning: that thread may yet release). Reported: each thread, what it holds and waits for and where, each lock with " +
+        "'blocked-chain' (a warning: that thread may yet release). A wait on a task is followed through the async methods it awaits to the thread running it " +
+        "(an edge, as a Join is), a timer (Task.Delay: not a hang), a SemaphoreSlim, or a promise; a thread blocked on a promise or a ManualResetEventSlim that no other thread's stack " +
+        "references is a 'blocked-chain' warning too. Reported: each thread, what it holds and waits for and where, each lock with " +
         "the static field that holds it. On a live process the threads are sampled twice a second apart to say whether they moved.";
 
     public DetectorNeeds Needs => DetectorNeeds.ManagedRuntime;
 
-    private readonly SemaphoreInterest _semaphores = new();
+    private readonly WaitableInterest _waitables = new();
 
-    public IHeapInterest? HeapInterest => _semaphores;
+    public IHeapInterest? HeapInterest => _waitables;
 
     public FindingContract Contract { get; } = new(CommandName, typeof(HangFinding), HangJson.Default);
 
@@ -54,13 +56,15 @@ public sealed class HangDetector : IDetector
         Target target = context.Target;
         ClrRuntime runtime = target.Runtime!;
         var index = new ThreadIndex(target.Threads);
-        WaitGraph graph = WaitGraphBuilder.Build(target, index, context.Cancellation);
+        var waitables = new Waitables(() => context.Heap.ObjectsFor(_waitables));
+        WaitGraph graph = WaitGraphBuilder.Build(target, index, waitables, context.SetAside, context.Cancellation);
         IReadOnlyList<IReadOnlyList<uint>> knots = CycleFinder.Knots(graph.Waits.Keys.ToList(), graph.Blockers);
         var inKnot = knots.SelectMany(k => k).ToHashSet();
         var reaching = Reaching(graph, inKnot);
 
         var paths = StaticReferenceFinder.FindPaths(runtime, graph.Locks.Keys.ToHashSet(), context.Cancellation);
         var names = new LockNames(paths);
+        LockNames Naming(IReadOnlySet<ulong> wanted) => new(StaticReferenceFinder.FindPaths(runtime, wanted, context.Cancellation));
         var findings = new List<Finding>();
         foreach (IReadOnlyList<uint> knot in knots)
         {
@@ -70,8 +74,10 @@ public sealed class HangDetector : IDetector
         }
         findings.AddRange(BlockedChains.Find(graph, index, inKnot, reaching.Keys.ToHashSet(), names));
         using (var images = new LoadedModuleImages(target))
-            findings.AddRange(AsyncDeadlocks.Find(target, context.Heap.ObjectsFor(_semaphores), images,
-                wanted => new LockNames(StaticReferenceFinder.FindPaths(runtime, wanted, context.Cancellation)), context.Cancellation));
+            findings.AddRange(AsyncDeadlocks.Find(target, waitables.Semaphores, images, Naming, context.Cancellation));
+        findings.AddRange(UnsignalledWaits.Find(target, graph, index, waitables, Naming, context.SetAside, context.Cancellation));
+        foreach ((uint os, ObjectWait cut) in graph.ObjectWaits.Where(w => w.Value.End == WaitEnd.Cut).OrderBy(w => w.Key))
+            context.SetAside($"thread 0x{os:x}: {cut.Describe()}");
         if (PoolStarvation.Find(target, graph, context.Note, context.Cancellation) is { } starved)
             findings.Add(starved);
         for (int i = 0; i < findings.Count; i++)

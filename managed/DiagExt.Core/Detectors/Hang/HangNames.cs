@@ -47,6 +47,20 @@ internal static class HangNames
     public const string StateFlags = "m_stateFlags";
     public const string StateMachine = "StateMachine";
 
+    // Task chains (issue 27 source 5). An awaiter field of a state machine ("<>u__1": TaskAwaiter, TaskAwaiter<T>,
+    // ConfiguredTaskAwaitable.ConfiguredTaskAwaiter) holds the awaited task in m_task (both families).
+    public const string AwaiterFieldPrefix = "<>u__";
+    public const string AwaiterTask = "m_task";
+    public const string TaskAction = "m_action";
+    /// <summary>Task.Delay's task: a timer completes it (.NET: Task+DelayPromise, Task+DelayPromiseWithCancellation; Framework: Task+DelayPromise).</summary>
+    public const string DelayPromise = "System.Threading.Tasks.Task+DelayPromise";
+    public const string TaskCompletionSource = "System.Threading.Tasks.TaskCompletionSource";
+    /// <summary>The TaskCompletionSource's task: .NET _task, Framework m_task.</summary>
+    public static readonly string[] PromiseTask = ["_task", "m_task"];
+
+    // ManualResetEventSlim (both families): m_combinedState = set bit 31, spin count bits 19-29, waiters bits 0-18.
+    public const string ResetEventState = "m_combinedState";
+
     // Thread: the managed id of the thread a Join waits for.
     public static readonly string[] ManagedThreadId = ["_managedThreadId", "m_ManagedThreadId"];
 

@@ -3,10 +3,14 @@ using Microsoft.Diagnostics.Runtime;
 
 namespace DiagExt.Core.Detectors.Hang;
 
-/// <summary>Reads every thread's wait and every waited-for lock's holders into a <see cref="WaitGraph"/>.</summary>
+/// <summary>
+/// Reads every thread's wait and every waited-for lock's holders into a <see cref="WaitGraph"/>, then follows the waits
+/// on tasks, threads and ManualResetEventSlims (<see cref="WaitFollower"/>: it needs every wait read first, since a
+/// thread waiting on a task is not the one running it).
+/// </summary>
 internal static class WaitGraphBuilder
 {
-    public static WaitGraph Build(Target target, ThreadIndex index, CancellationToken cancellation)
+    public static WaitGraph Build(Target target, ThreadIndex index, Waitables waitables, Action<string> setAside, CancellationToken cancellation)
     {
         ClrRuntime runtime = target.Runtime!;
         var monitors = new MonitorOwners(runtime.Heap, cancellation);
@@ -17,7 +21,7 @@ internal static class WaitGraphBuilder
             cancellation.ThrowIfCancellationRequested();
             if (thread.ClrThread is null || WaitFrames.Classify(thread.Frames) is not { } site)
                 continue;
-            ClrObject waited = WaitTargets.Find(target, thread, site, monitors, index);
+            ClrObject waited = WaitTargets.Find(target, thread, site, monitors, index, setAside);
             var wait = new ThreadWait(thread, site, waited);
             graph.AddWait(wait);
             if (!wait.IsLockWait || waited.IsNull || graph.Locks.ContainsKey(waited.Address))
@@ -28,6 +32,16 @@ internal static class WaitGraphBuilder
                 WaitKind.LockEnter => LockOwner.Read(waited, index),
                 _ => rwlocks.Read(waited, index),
             });
+        }
+        var waitersOf = new Dictionary<ulong, HashSet<uint>>();
+        foreach (ThreadWait wait in graph.Waits.Values.Where(w => !w.Target.IsNull))
+            (waitersOf.TryGetValue(wait.Target.Address, out HashSet<uint>? set) ? set : waitersOf[wait.Target.Address] = []).Add(wait.Thread.OsThreadId);
+        var follower = new WaitFollower(target, index, waitables, waitersOf);
+        foreach (ThreadWait wait in graph.Waits.Values.ToList())
+        {
+            cancellation.ThrowIfCancellationRequested();
+            if (follower.Follow(wait) is { } followed)
+                graph.AddObjectWait(wait.Thread.OsThreadId, followed);
         }
         return graph;
     }

@@ -11,9 +11,11 @@ namespace DiagExt.Core.Detectors.Hang;
 /// </summary>
 internal static class WaitTargets
 {
-    public static ClrObject Find(Target target, TargetThread thread, WaitFrames.Site site, MonitorOwners monitors, ThreadIndex threads)
+    public static ClrObject Find(Target target, TargetThread thread, WaitFrames.Site site, MonitorOwners monitors, ThreadIndex threads, Action<string>? setAside = null)
     {
-        IReadOnlyList<ClrObject> candidates = FrameObjects.InWait(target, thread, site, Wanted(site.Kind));
+        IReadOnlyList<ClrObject> candidates = site.Kind is WaitKind.Task or WaitKind.Join or WaitKind.ResetEvent
+            ? FrameObjects.HeldInWait(target, thread, site, Wanted(site.Kind), setAside)
+            : FrameObjects.InWait(target, thread, site, Wanted(site.Kind));
         if (candidates.Count <= 1)
             return candidates.Count == 1 ? candidates[0] : default;
         return site.Kind switch

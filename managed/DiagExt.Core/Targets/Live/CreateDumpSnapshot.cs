@@ -17,8 +17,11 @@ internal static class CreateDumpSnapshot
     /// <summary>createdump attempts when it dies of a signal (it sometimes crashes gathering a busy target's state).</summary>
     private const int Attempts = 3;
 
-    /// <summary>A dump written by createdump, and what went wrong on the way (null when the first attempt wrote it).</summary>
-    public sealed record Snapshot(UnpackedDump Dump, string? Retried);
+    /// <summary>
+    /// A dump written by createdump, what went wrong on the way (null when the first attempt wrote it), and how long
+    /// the attempt that wrote it ran: the process's pause (createdump stops it while it writes).
+    /// </summary>
+    public sealed record Snapshot(UnpackedDump Dump, string? Retried, TimeSpan Writing);
 
     public static Snapshot Take(int pid, CancellationToken cancellation)
     {
@@ -27,9 +30,10 @@ internal static class CreateDumpSnapshot
         for (int attempt = 1; ; attempt++)
         {
             string path = TempArea.NewFilePath(".core");
+            var writing = Stopwatch.StartNew();
             (int exitCode, string last) = Run(createdump, pid, path, cancellation);
             if (exitCode == 0 && File.Exists(path))
-                return new Snapshot(UnpackedDump.Adopt(path), failures.Count == 0 ? null : $"createdump died {string.Join(", then ", failures)}; attempt {attempt} wrote the dump");
+                return new Snapshot(UnpackedDump.Adopt(path), failures.Count == 0 ? null : $"createdump died {string.Join(", then ", failures)}; attempt {attempt} wrote the dump", writing.Elapsed);
             UnpackedDump.TryDelete(path);
             // Exit codes above 128 are deaths by a signal (seen: SIGSEGV, 139, on a process throwing steadily; the
             // .NET 8 and 9 createdump dies inside the DAC in a few percent of tries); the next attempt usually succeeds.

@@ -16,17 +16,20 @@ namespace DiagExt.Core.Targets.Live;
 /// </summary>
 internal static class LiveDataTargets
 {
-    /// <summary>The data target and what releases the process (dispose it after the data target).</summary>
-    public static (DataTarget DataTarget, IDisposable? Hold) Open(int pid, DataTargetOptions options, bool stop, CancellationToken cancellation)
+    /// <summary>
+    /// The data target, what releases the process (dispose it after the data target), and the pause so far (null when
+    /// diagext does not stop the process, or on macOS, where ClrMD's suspend is not timed).
+    /// </summary>
+    public static (DataTarget DataTarget, IDisposable? Hold, Func<ProcessPause>? Pause) Open(int pid, DataTargetOptions options, bool stop, CancellationToken cancellation)
     {
         if (!stop)
-            return (DataTarget.AttachToProcess(pid, suspend: false, options), null);
+            return (DataTarget.AttachToProcess(pid, suspend: false, options), null, null);
         if (OperatingSystem.IsLinux())
         {
             LinuxThreadFreezer freezer = LinuxThreadFreezer.Freeze(pid, cancellation);
             try
             {
-                return (DataTarget.AttachToProcess(pid, suspend: false, options), freezer);
+                return (DataTarget.AttachToProcess(pid, suspend: false, options), freezer, () => new ProcessPause(freezer.Paused, PauseCause.Ptrace));
             }
             catch
             {
@@ -35,8 +38,14 @@ internal static class LiveDataTargets
             }
         }
         if (OperatingSystem.IsWindows())
-            return (DataTarget.CreateSnapshotAndAttach(pid, options), null);
-        return (DataTarget.AttachToProcess(pid, suspend: true, options), null);
+        {
+            // The process is paused while Windows clones it, inside this call: its length bounds the pause.
+            var cloning = System.Diagnostics.Stopwatch.StartNew();
+            DataTarget clone = DataTarget.CreateSnapshotAndAttach(pid, options);
+            var pause = new ProcessPause(cloning.Elapsed, PauseCause.Clone);
+            return (clone, null, () => pause);
+        }
+        return (DataTarget.AttachToProcess(pid, suspend: true, options), null, null);
     }
 
     public static string DescribeFailure(int pid, Exception e)

@@ -11,14 +11,16 @@ namespace DiagExt.Fuzz.Targets.Hang;
 
 /// <summary>
 /// hang over real cores of samples/Hangs (an upgrade deadlock, a Lock cycle, an async semaphore deadlock, a starved
-/// pool) whose lock, task and queue objects are replaced by the input: owners that are no thread, owner ids of any
+/// pool; a task wait under a lock, a promise nobody completes, a Join onto a cycle, an event never set) whose lock,
+/// task, promise source, event, thread and queue objects are replaced by the input: owners that are no thread, owner ids of any
 /// size, reader lists and task-node queues that loop, a task that continues into itself, queue segments that point
 /// back, counts at their extremes. The input's first byte picks the core; the rest is <see cref="HeapChunkCodec"/>'s.
 /// The whole detector runs through ClrMD and the DAC: it must end, keep its bounds and render a clean report.
 /// </summary>
 public sealed class HangTarget : IFuzzTarget
 {
-    private static readonly string[] Cores = ["hang-rwlock-1.core", "hang-lock3-1.core", "hang-semaphore-1.core", "hang-starvation-1.core"];
+    private static readonly string[] Cores = ["hang-rwlock-1.core", "hang-lock3-1.core", "hang-semaphore-1.core", "hang-starvation-1.core",
+        "hang-taskwait-1.core", "hang-tcs-1.core", "hang-join-1.core", "hang-mres-1.core"];
 
     private static readonly string[] Types =
     [
@@ -31,6 +33,9 @@ public sealed class HangTarget : IFuzzTarget
         "System.Threading.ThreadPoolWorkQueue",
         "System.Collections.Concurrent.ConcurrentQueue",
         "System.Threading.QueueUserWorkItemCallback",
+        "System.Threading.Tasks.TaskCompletionSource",
+        "System.Threading.ManualResetEventSlim",
+        "System.Threading.Thread",
     ];
 
     public string Name => "hang";
