@@ -2,7 +2,7 @@ namespace DiagExt.Tests.Infrastructure;
 
 /// <summary>
 /// A one-node Slurm cluster for one fixture, started and stopped by scripts/slurm-local.sh (munged with a key of its
-/// own, slurmctld and slurmd with a slurm.conf in a temp folder, on free ports; see internals.md section 9). Clients
+/// own, slurmctld and slurmd with a slurm.conf in a temp folder, on free ports; docs/batch.md, "Slurm (ran here)"). Clients
 /// run here get its SLURM_CONF.
 /// </summary>
 public sealed class SlurmCluster : IDisposable
