@@ -18,7 +18,13 @@ public sealed record HangFinding : Finding, IHasRing
     public override string Detector => HangDetector.CommandName;
 
     /// <summary>A cycle, an async cycle and a starved pool are certain; a chain ending in a thread that runs may yet move.</summary>
-    public override FindingSeverity Severity => Kind == HangDetector.BlockedChain ? FindingSeverity.Warning : FindingSeverity.Hazard;
+    public override FindingSeverity Severity => Level ?? (Kind == HangDetector.BlockedChain ? FindingSeverity.Warning : FindingSeverity.Hazard);
+
+    /// <summary>
+    /// Set when the kind's usual severity would claim too much: a thread waiting on an event or promise that a static
+    /// or handle still reaches is what an idle consumer looks like, so it is a note, not a warning.
+    /// </summary>
+    public FindingSeverity? Level { get; init; }
 
     /// <summary>The locks involved, each with who holds it and, when the heap shows one, the static field path that holds it.</summary>
     public IReadOnlyList<HangLock> Locks { get; init; } = [];

@@ -7,8 +7,9 @@ namespace DiagExt.Core.Detectors.Hang;
 /// Threads blocked on something without an owner that only a call would end: a promise task (its TaskCompletionSource's
 /// SetResult) or a ManualResetEventSlim not set (Set). Reported, as a blocked-chain warning, only when no other thread's
 /// live stack references the object or its source (<see cref="SignalReferences"/>); worded by what the heap shows: a
-/// static or handle reaches it (code may still complete it, nothing running now does), or nothing but the waiters'
-/// stacks does. Never "forever": a dump cannot see every caller.
+/// static or handle reaches it (code may still complete it, nothing running now does: a note, since an idle consumer
+/// waiting for work looks exactly like this), or nothing but the waiters' stacks does (a warning: no code can reach it
+/// to end the wait). Never "forever": a dump cannot see every caller.
 /// </summary>
 internal static class UnsignalledWaits
 {
@@ -75,6 +76,7 @@ internal static class UnsignalledWaits
             Threads = refs,
             Evidence = evidence,
             Advice = HangAdvice.Unsignalled,
+            Level = liveness.Contains(Liveness.Live) ? FindingSeverity.Information : null,
         };
     }
 }
