@@ -23,21 +23,42 @@ public static class BatchRun
         ProgressMode mode = settings.Quiet ? ProgressMode.Quiet : io.ErrorIsTerminal ? ProgressMode.Bar : ProgressMode.Lines;
         var progress = new BatchProgress(io.Error, mode, clock ?? TimeProvider.System, io.TerminalWidth);
 
-        var discovery = new DumpDiscovery(settings.Limits);
-        foreach (string input in settings.Inputs)
-            discovery.Add(input, io.Cancellation);
-        if (discovery.Dumps.Count == 0)
-            throw new DiagExtException($"no dump found in {string.Join(", ", settings.Inputs)}" + (discovery.Skipped.Count > 0 ? $" ({discovery.Skipped.Count} files that are not dumps)" : ""));
-        CheckReportPaths(settings, discovery.Dumps);
+        BatchManifest? manifest = settings.ManifestFile is { } manifestFile ? BatchManifest.Read(manifestFile) : null;
+        if (manifest is null)
+        {
+            var discovery = new DumpDiscovery(settings.Limits);
+            foreach (string input in settings.Inputs)
+                discovery.Add(input, io.Cancellation);
+            if (discovery.Dumps.Count == 0)
+                throw new DiagExtException($"no dump found in {string.Join(", ", settings.Inputs)}" + (discovery.Skipped.Count > 0 ? $" ({discovery.Skipped.Count} files that are not dumps)" : ""));
+            manifest = BatchManifest.From(settings.Inputs, discovery);
+        }
+        if (settings.WriteManifestFile is { } written)
+        {
+            manifest.Write(written);
+            io.Out.WriteLine($"wrote {written} ({manifest.Dumps.Count} dumps, {manifest.Skipped.Count} skipped files; manifest {manifest.Hash[..12]})");
+            return ExitCode.NothingFound;
+        }
+        IReadOnlyList<DumpCandidate> listing = manifest.Dumps;
+        CheckReportPaths(settings, listing);
+        IReadOnlyList<DumpCandidate> share = listing;
+        if (settings.Shard is { } shard)
+        {
+            share = ShardPlan.Share(listing, shard);
+            progress.Message($"shard {shard}: {share.Count} of {listing.Count} dumps ({Megabytes(share):N0} of {Megabytes(listing):N0} MB; manifest {manifest.Hash[..12]})");
+        }
 
-        IReadOnlyList<DumpGroup> groups = DuplicateGrouper.Group(discovery.Dumps, progress.Message, io.Cancellation);
+        IReadOnlyList<DumpGroup> groups = DuplicateGrouper.Group(share, progress.Message, io.Cancellation, listing);
         progress.Message($"analysing {groups.Count} dump{(groups.Count == 1 ? "" : "s")} ({settings.Jobs} at a time, {settings.MemoryBudget / (1024 * 1024):N0} MB memory budget, {settings.Timeout.TotalSeconds:0} s timeout each)");
         progress.Begin(groups.Count);
         IReadOnlyDictionary<DumpGroup, WorkerOutcome> outcomes = BatchScheduler.RunAsync(groups, settings, progress, io.Cancellation).GetAwaiter().GetResult();
         progress.End();
 
-        var report = new BatchReport(settings.Inputs, Results(discovery.Dumps, groups, outcomes), discovery.Skipped, settings.Jobs, wall.Elapsed, io.Cancellation.IsCancellationRequested);
-        WriteReports(report, settings);
+        var report = new BatchReport(manifest.Inputs, Results(share, groups, outcomes), manifest.Skipped, settings.Jobs, wall.Elapsed, io.Cancellation.IsCancellationRequested)
+        {
+            Part = settings.Shard is { } part ? new BatchPart(part.Index, part.Count, manifest.Hash, manifest.Text) : null,
+        };
+        WriteReports(report, settings.JsonFile, settings.MarkdownFile, settings.HtmlFile);
         if (settings.JsonToStdout)
         {
             io.Out.Write(new BatchJsonRenderer(DetectorCatalog.Json).RenderToString(report));
@@ -65,14 +86,11 @@ public static class BatchRun
             ? single
             : null;
 
-    /// <summary>One result per name, in the order the dumps were found; a copy gets its original's result.</summary>
-    private static List<DumpResult> Results(IReadOnlyList<DumpCandidate> found, IReadOnlyList<DumpGroup> groups, IReadOnlyDictionary<DumpGroup, WorkerOutcome> outcomes)
-    {
-        var byName = new Dictionary<string, DumpResult>(StringComparer.Ordinal);
-        foreach (DumpGroup group in groups)
+    private static List<DumpResult> Results(IReadOnlyList<DumpCandidate> found, IReadOnlyList<DumpGroup> groups, IReadOnlyDictionary<DumpGroup, WorkerOutcome> outcomes) =>
+        BatchResults.Of(found, groups, group =>
         {
             WorkerOutcome outcome = outcomes[group];
-            DumpResult primary = new()
+            return new DumpResult
             {
                 Name = group.Primary.Name,
                 Status = outcome.Status,
@@ -82,20 +100,18 @@ public static class BatchRun
                 Elapsed = outcome.Elapsed,
                 PeakMemoryBytes = outcome.PeakMemoryBytes,
             };
-            byName[primary.Name] = primary;
-            foreach (DumpCandidate copy in group.Copies)
-                byName[copy.Name] = primary with { Name = copy.Name, SameContentAs = primary.Name, Elapsed = TimeSpan.Zero, PeakMemoryBytes = null, SizeBytes = copy.Length };
-        }
-        return found.Select(c => byName[c.Name]).ToList();
-    }
+        });
 
-    private static void WriteReports(BatchReport report, BatchSettings settings)
+    private static long Megabytes(IEnumerable<DumpCandidate> dumps) => dumps.Sum(d => d.Length ?? 0) / (1024 * 1024);
+
+    /// <summary>The report files asked for (--json FILE, --markdown, --html): a batch's, and merge's.</summary>
+    internal static void WriteReports(BatchReport report, string? jsonFile, string? markdownFile, string? htmlFile)
     {
-        if (settings.JsonFile is { } json)
+        if (jsonFile is { } json)
             Write(json, stream => new BatchJsonRenderer(DetectorCatalog.Json).Render(report, stream));
-        if (settings.MarkdownFile is { } markdown)
+        if (markdownFile is { } markdown)
             Write(markdown, stream => { using var w = new StreamWriter(stream); BatchMarkdownRenderer.Render(report, w); });
-        if (settings.HtmlFile is { } html)
+        if (htmlFile is { } html)
             Write(html, stream => { using var w = new StreamWriter(stream); BatchHtmlRenderer.Render(report, w, DetectorCatalog.Json); });
     }
 

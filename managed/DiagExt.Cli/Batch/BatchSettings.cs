@@ -32,14 +32,28 @@ public sealed record BatchSettings
 
     public bool Quiet { get; init; }
 
+    /// <summary>--shard I/N: this worker's share only, written as a part for 'diagext merge'.</summary>
+    public Shard? Shard { get; init; }
+
+    public string? WriteManifestFile { get; init; }
+
+    public string? ManifestFile { get; init; }
+
     public Limits Limits { get; init; } = Limits.Default;
 
     public static BatchSettings From(ParsedArguments arguments)
     {
         if (arguments.Has(CommonOptions.Format.Name))
             throw new UsageException("--format is for one dump; a batch prints a summary table, or its JSON document with --json");
-        if (arguments.Positionals.Count == 0)
-            throw new UsageException("analyze needs dumps, folders or globs");
+        string? manifest = NonEmpty(BatchOptions.Manifest.Name, arguments.Value(BatchOptions.Manifest.Name));
+        string? writeManifest = NonEmpty(BatchOptions.WriteManifest.Name, arguments.Value(BatchOptions.WriteManifest.Name));
+        if (manifest is not null && arguments.Positionals.Count > 0)
+            throw new UsageException("--manifest lists the dumps: give it or the dumps, folders and globs, not both");
+        if (manifest is null && arguments.Positionals.Count == 0)
+            throw new UsageException("analyze needs dumps, folders or globs (or --manifest FILE)");
+        if (writeManifest is not null && (manifest is not null || arguments.Has(BatchOptions.Shard.Name)))
+            throw new UsageException("--write-manifest only lists the dumps; run the shards with --manifest and --shard afterwards");
+        Shard? shard = arguments.Value(BatchOptions.Shard.Name) is { } text ? Batch.Shard.Parse(text) : null;
         int jobs = arguments.IntValue(BatchOptions.Jobs.Name) ?? Environment.ProcessorCount;
         if (jobs < 1)
             throw new UsageException("--jobs must be at least 1");
@@ -57,6 +71,9 @@ public sealed record BatchSettings
             MarkdownFile = NonEmpty(BatchOptions.Markdown.Name, arguments.Value(BatchOptions.Markdown.Name)),
             HtmlFile = NonEmpty(BatchOptions.Html.Name, arguments.Value(BatchOptions.Html.Name)),
             Quiet = arguments.Has(BatchOptions.Quiet.Name),
+            Shard = shard,
+            WriteManifestFile = writeManifest,
+            ManifestFile = manifest,
         };
     }
 

@@ -6,4 +6,7 @@ namespace DiagExt.Cli.Batch;
 public sealed record DumpCandidate(DumpSource Source, long? Length, string? Problem = null)
 {
     public string Name => Source.DisplayName;
+
+    /// <summary>SHA-256 of its content, once <see cref="DuplicateGrouper"/> has read it (only dumps of a size some other has).</summary>
+    public string? ContentHash { get; init; }
 }

@@ -14,33 +14,45 @@ public sealed record DumpGroup(DumpCandidate Primary, IReadOnlyList<DumpCandidat
 /// </summary>
 public static class DuplicateGrouper
 {
-    public static IReadOnlyList<DumpGroup> Group(IReadOnlyList<DumpCandidate> candidates, Action<string>? onHashing, CancellationToken cancellation)
+    /// <param name="listing">
+    /// The whole batch when <paramref name="candidates"/> is one shard's share: a dump whose size another dump of the
+    /// batch has is hashed even if that other is in another shard, so merge can group them (<see cref="ByContent"/>).
+    /// </param>
+    public static IReadOnlyList<DumpGroup> Group(IReadOnlyList<DumpCandidate> candidates, Action<string>? onHashing, CancellationToken cancellation, IReadOnlyList<DumpCandidate>? listing = null)
     {
-        var sizeTwins = candidates
+        var twinSizes = (listing ?? candidates)
             .Where(c => c.Problem is null && c.Length is not null)
             .GroupBy(c => c.Length)
             .Where(g => g.Count() > 1)
-            .SelectMany(g => g)
-            .ToList();
-        if (sizeTwins.Count > 0)
-            onHashing?.Invoke($"comparing the content of {sizeTwins.Count} dumps of equal size");
+            .Select(g => g.Key)
+            .ToHashSet();
+        int twins = candidates.Count(IsTwin);
+        if (twins > 0)
+            onHashing?.Invoke($"comparing the content of {twins} dumps of equal size");
 
-        var hashes = new Dictionary<DumpCandidate, string>(ReferenceEqualityComparer.Instance);
-        foreach (DumpCandidate candidate in sizeTwins)
-            if (Hash(candidate.Source, cancellation) is { } hash)
-                hashes[candidate] = hash;
+        var hashed = candidates.Select(c => IsTwin(c) ? c with { ContentHash = Hash(c.Source, cancellation) } : c).ToList();
+        return ByContent(hashed);
 
+        bool IsTwin(DumpCandidate c) => c.Problem is null && twinSizes.Contains(c.Length);
+    }
+
+    /// <summary>
+    /// Groups dumps by the <see cref="DumpCandidate.ContentHash"/> they carry, in listing order (each group under its
+    /// first name, or its first plain file): the batch's grouping, and merge's over the hashes the shards read.
+    /// </summary>
+    public static IReadOnlyList<DumpGroup> ByContent(IReadOnlyList<DumpCandidate> candidates)
+    {
         var groups = new List<(DumpCandidate Primary, List<DumpCandidate> Copies)>();
         var byHash = new Dictionary<string, int>(StringComparer.Ordinal);
         foreach (DumpCandidate candidate in candidates)
         {
-            if (hashes.TryGetValue(candidate, out string? hash) && byHash.TryGetValue(hash, out int index))
+            if (candidate.ContentHash is { } hash && byHash.TryGetValue(hash, out int index))
             {
                 groups[index].Copies.Add(candidate);
                 continue;
             }
-            if (hash is not null)
-                byHash[hash] = groups.Count;
+            if (candidate.ContentHash is not null)
+                byHash[candidate.ContentHash] = groups.Count;
             groups.Add((candidate, []));
         }
         return groups.Select(g => Cheapest(g.Primary, g.Copies)).ToList();

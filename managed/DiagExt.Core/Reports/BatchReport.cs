@@ -14,6 +14,9 @@ public sealed record BatchReport(
     TimeSpan Elapsed,
     bool Cancelled)
 {
+    /// <summary>Set on one shard's part of a sharded batch (--shard I/N): what 'diagext merge' needs to put the parts together.</summary>
+    public BatchPart? Part { get; init; }
+
     /// <summary>Dumps analysed for themselves (a name with the same content as another is counted once).</summary>
     public IEnumerable<DumpResult> Distinct => Dumps.Where(d => d.SameContentAs is null);
 
@@ -39,12 +42,12 @@ public sealed record BatchReport(
     public IEnumerable<DumpResult> Incomplete => Distinct.Where(d => d.Report?.Incomplete == true);
 
     /// <summary>
-    /// 130 if cancelled; 2 if no dump could be analysed (or none was found); else 1 if any hazard was found; else 3 if
+    /// 130 if cancelled; 2 if no dump could be analysed (a shard given no dump is not an error); else 1 if any hazard was found; else 3 if
     /// a detector failed on some dump; else 0.
     /// </summary>
     public ExitCode ExitCode =>
         Cancelled ? ExitCode.Cancelled
-        : Analysed == 0 ? ExitCode.InputError
+        : Dumps.Count > 0 && Analysed == 0 ? ExitCode.InputError
         : Hazards > 0 ? ExitCode.HazardsFound
         : Incomplete.Any() ? ExitCode.Incomplete
         : ExitCode.NothingFound;

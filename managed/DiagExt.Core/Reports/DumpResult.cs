@@ -29,5 +29,11 @@ public sealed record DumpResult
     /// <summary>Set when this name has the same content as an earlier one: analysed once, under that name.</summary>
     public string? SameContentAs { get; init; }
 
+    /// <summary>
+    /// SHA-256 of the (unpacked) content, for dumps whose size equals another's in the listing (only those can be
+    /// copies, so only those are read twice): how a merge of shards finds copies that landed in different shards.
+    /// </summary>
+    public string? ContentHash { get; init; }
+
     public IReadOnlyList<Finding> Findings => Report?.Findings.ToList() ?? [];
 }

@@ -37,11 +37,23 @@ public class TestKindTests
     {
         // The helpers that build, run or dump a sample; a unit fixture naming one of them belongs to another kind.
         Type[] slow = [typeof(DumpMaker), typeof(SampleProcess), typeof(SampleBuilder), typeof(WinePrefix),
-            typeof(WineDumpMaker), typeof(EngineHost), typeof(MingwBuild), typeof(NuGetPackages)];
+            typeof(WineDumpMaker), typeof(EngineHost), typeof(MingwBuild), typeof(NuGetPackages), typeof(SlurmCluster)];
         string[] wrong = Fixtures().Where(t => KindsOf(t).SequenceEqual([TestKind.Unit]))
             .Select(t => (Fixture: t, Reached: Reached(t)))
             .Where(r => r.Reached.Keys.Intersect(slow).Any())
             .Select(r => $"{r.Fixture.FullName} reaches {Path(r.Reached, r.Reached.Keys.Intersect(slow).First())}")
+            .ToArray();
+        Assert.That(wrong, Is.Empty);
+    }
+
+    [Test]
+    public void A_fixture_starts_a_slurm_cluster_if_and_only_if_its_kind_is_slurm()
+    {
+        // The slurm kind is what a machine without Slurm (or a run that wants no daemons) leaves out: nothing else
+        // may start one, and a slurm fixture that starts none would be skipped for no reason.
+        string[] wrong = Fixtures()
+            .Where(t => Reached(t).ContainsKey(typeof(SlurmCluster)) != KindsOf(t).SequenceEqual([TestKind.Slurm]))
+            .Select(t => $"{t.FullName}: [{string.Join(", ", KindsOf(t))}]{(Reached(t).ContainsKey(typeof(SlurmCluster)) ? " starts a Slurm cluster" : " starts no Slurm cluster")}")
             .ToArray();
         Assert.That(wrong, Is.Empty);
     }

@@ -21,5 +21,11 @@ public static class TestKind
     /// <summary>The fuzz targets on their seeds and a short AFL++ run.</summary>
     public const string FuzzSmoke = "fuzz-smoke";
 
-    public static readonly IReadOnlyList<string> All = [Unit, Dump, Windows, RealPrograms, FuzzSmoke];
+    /// <summary>
+    /// Starts a one-node Slurm cluster (munged, slurmctld, slurmd: <see cref="SlurmCluster"/>) and runs a batch's shards
+    /// as a job array; skips, saying why, where Slurm is not installed (scripts/setup-slurm.sh installs it).
+    /// </summary>
+    public const string Slurm = "slurm";
+
+    public static readonly IReadOnlyList<string> All = [Unit, Dump, Windows, RealPrograms, FuzzSmoke, Slurm];
 }

@@ -37,11 +37,13 @@ public sealed class BatchJsonRenderer(ReportJson json)
         w.WriteNumber("elapsedMs", Math.Round(batch.Elapsed.TotalMilliseconds, 1));
         w.WriteBoolean("cancelled", batch.Cancelled);
         w.WriteNumber("exitCode", (int)batch.ExitCode);
+        if (batch.Part is { } part)
+            WritePart(w, part);
         WriteTotals(w, batch);
         WriteFindings(w, batch);
         w.WriteStartArray("dumps");
         foreach (DumpResult dump in batch.Dumps)
-            WriteDump(w, dump);
+            WriteDump(w, dump, batch.Part is not null);
         w.WriteEndArray();
         w.WriteStartArray("skipped");
         foreach (SkippedFile skipped in batch.Skipped)
@@ -104,7 +106,23 @@ public sealed class BatchJsonRenderer(ReportJson json)
         w.WriteEndArray();
     }
 
-    private void WriteDump(Utf8JsonWriter w, DumpResult dump)
+    /// <summary>A shard's part: which shard, and the manifest all shards split (verbatim, so merge can name a missing shard's dumps).</summary>
+    private static void WritePart(Utf8JsonWriter w, BatchPart part)
+    {
+        w.WriteStartObject("shard");
+        w.WriteNumber("index", part.Index);
+        w.WriteNumber("count", part.Count);
+        w.WriteString("manifestHash", part.ManifestHash);
+        w.WriteEndObject();
+        w.WritePropertyName("manifest");
+        w.WriteRawValue(part.Manifest);
+    }
+
+    /// <param name="part">
+    /// A shard's part also carries each dump's content hash (when it was read) and its whole single-dump report, so
+    /// 'diagext merge' reads it back with the one report reader (<see cref="ReportJson"/>) and loses nothing.
+    /// </param>
+    private void WriteDump(Utf8JsonWriter w, DumpResult dump, bool part)
     {
         w.WriteStartObject();
         w.WriteString("name", dump.Name);
@@ -128,7 +146,11 @@ public sealed class BatchJsonRenderer(ReportJson json)
             Property(w, "scan", document.Scan);
             Property(w, "detectors", document.Detectors);
             Property(w, "heapObjects", document.HeapObjects);
+            if (part && dump.SameContentAs is null)
+                Property(w, "report", document);
         }
+        if (part && dump.ContentHash is not null)
+            w.WriteString("contentHash", dump.ContentHash);
         w.WriteEndObject();
     }
 
