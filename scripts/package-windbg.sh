@@ -3,7 +3,9 @@
 #   artifacts/windbg/                  the DiagExt folder a user copies (e.g. to C:\tools\DiagExt)
 #     GalleryManifest.xml              for %LOCALAPPDATA%\Dbg\UserExtensions (auto-load on first command)
 #     x64/DiagExt.dll                  the extension for 64-bit WinDbg/cdb
-#     x64/diagext/diagext.exe ...      diagext, self-contained win-x64 (no .NET needed on the machine)
+#     x64/diagext/diagext.exe ...      diagext, self-contained win-x64 (no .NET needed on the machine), compiled
+#                                      ReadyToRun: the fastest form Linux can build for Windows (Native AOT does
+#                                      not cross-compile to another OS), so each !command starts without JIT
 #     x86/DiagExt.dll                  the extension for 32-bit debuggers
 #     x86/diagext/diagext.dll ...      diagext, framework-dependent: run by the 32-bit .NET 10 runtime,
 #                                      because no win-x86 runtime or apphost pack restores here
@@ -18,7 +20,7 @@ version=$(sed -n 's:.*<Version>\(.*\)</Version>.*:\1:p' Directory.Build.props | 
 bash native/build.sh >/dev/null
 rm -rf "$out/x64/diagext" "$out/x86/diagext" "$zips"
 publish=(dotnet publish managed/DiagExt.Cli -c Release --nologo -v q -clp:"ErrorsOnly;NoSummary")
-"${publish[@]}" -r win-x64 --self-contained -o "$out/x64/diagext"
+"${publish[@]}" -r win-x64 --self-contained -p:PublishReadyToRun=true -o "$out/x64/diagext"
 "${publish[@]}" -r win-x86 --self-contained false -p:UseAppHost=false -o "$out/x86/diagext"
 # One EngineCommand per debugger command of diagext's own list (native/build.sh wrote it), escaped for XML.
 engine_commands=$(awk -F '\t' '
