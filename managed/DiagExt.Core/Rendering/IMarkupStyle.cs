@@ -42,7 +42,8 @@ public sealed class DmlStyle(bool managedTarget = true) : IMarkupStyle
         MarkupPiece.Text t => Text(t.Value),
         MarkupPiece.ObjectAddress o => $"<link cmd=\"!DumpObj /d {(Address)o.Address}\">{(Address)o.Address}</link>",
         MarkupPiece.Thread th => $"<link cmd=\"~~[0x{th.OsThreadId:x}]s; {_stackCommand}\">0x{th.OsThreadId:x}</link>",
-        MarkupPiece.NativeAddress n => $"<link cmd=\"u {(Address)n.Address}\">{(Address)n.Address}</link>",
+        // Data, not code: "u" would disassemble a critical section; without PDBs there is no type for "dt", so the words.
+        MarkupPiece.NativeAddress n => $"<link cmd=\"dq {(Address)n.Address} L8\">{(Address)n.Address}</link>",
         _ => Text(piece.Plain),
     };
 

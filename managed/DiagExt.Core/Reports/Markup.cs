@@ -46,7 +46,7 @@ public abstract record MarkupPiece
         public override string Plain => $"0x{OsThreadId:x}";
     }
 
-    /// <summary>A native code or data address (DML: link to disassemble / display memory).</summary>
+    /// <summary>A native data address, e.g. a critical section or the PEB (DML: a link that displays its memory).</summary>
     public sealed record NativeAddress(ulong Address) : MarkupPiece
     {
         public override string Plain => $"{(Address)Address}";

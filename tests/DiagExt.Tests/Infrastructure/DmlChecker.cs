@@ -12,7 +12,7 @@ public static partial class DmlChecker
     [GeneratedRegex("""<b>|</b>|<link cmd="(?<cmd>[^"<>&]*)">|</link>|&(?:amp|lt|gt|quot);""")]
     private static partial Regex Markup();
 
-    [GeneratedRegex(@"^(?:!DumpObj /d 0x[0-9a-f]+|~~\[0x[0-9a-f]+\]s; (?:!clrstack|k)|u 0x[0-9a-f]+)$")]
+    [GeneratedRegex(@"^(?:!DumpObj /d 0x[0-9a-f]+|~~\[0x[0-9a-f]+\]s; (?:!clrstack|k)|dq 0x[0-9a-f]+ L8)$")]
     private static partial Regex NumericCommand();
 
     /// <summary>What is wrong with the DML, one entry per problem; empty when it is clean.</summary>

@@ -48,7 +48,7 @@ public class DmlReportTests
     {
         string dml = RenderDml(hostile);
         Assert.That(DmlChecker.Problems(dml), Is.Empty, dml);
-        Assert.That(DmlChecker.LinkCommands(dml), Is.EqualTo(new[] { "!DumpObj /d 0x7f00dead", "u 0x401000", "~~[0x1ab9]s; !clrstack" }), dml);
+        Assert.That(DmlChecker.LinkCommands(dml), Is.EqualTo(new[] { "!DumpObj /d 0x7f00dead", "dq 0x401000 L8", "~~[0x1ab9]s; !clrstack" }), dml);
     }
 
     [Test]

@@ -64,4 +64,27 @@ public class LoaderLockInDebuggerTests
         Assert.That(dml, Does.Contain("<b>[loaderlock] Loader lock held:"));
         Assert.That(DmlChecker.Problems(dml), Is.Empty, dml);
     }
+
+    [Test]
+    public void Each_thread_link_run_as_a_click_shows_that_threads_native_stack()
+    {
+        // What a click runs is the link's command text; the engine (no SOS: no .NET here) answers a thread link with
+        // the thread's native stack, the owner's spin (SwitchToThread) on it as diagext named it, and the loader lock's and
+        // the PEB's address with their memory (the loader lock's OwningThread is the owner).
+        List<string> links = DmlChecker.LinkCommands(_dml["!loaderlock"].Dml).Distinct().ToList();
+        Assert.That(links, Is.Not.Empty, _dml.Raw);
+        EngineHost.Session clicked = EngineHost.OpenDump(_dump.Path, links);
+        foreach (string link in links)
+        {
+            EngineHost.Command answer = clicked[link];
+            string text = string.Join('\n', answer.Lines.Select(l => l.Text));
+            Assert.That(answer.Errors, Is.Empty, clicked.Raw);
+            if (link.StartsWith("~~[", StringComparison.Ordinal))
+                Assert.That(text, Does.Contain("Call Site"), answer.ToString());
+            else
+                Assert.That(text, Does.Match(@"(?m)^[0-9a-f]{8}`[0-9a-f]{8}\s+[0-9a-f]{8}`[0-9a-f]{8}"), answer.ToString()); // dq: address, then words
+            if (link == $"~~[0x{_dump.OtherThread:x}]s; k")
+                Assert.That(text, Does.Contain("SwitchToThread").IgnoreCase, answer.ToString());
+        }
+    }
 }

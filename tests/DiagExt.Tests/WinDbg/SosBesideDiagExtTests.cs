@@ -103,8 +103,8 @@ public partial class SosBesideDiagExtTests
         foreach (string link in _links)
         {
             EngineHost.Command answer = _diagextFirst[link];
-            string text = string.Join('\n', answer.Lines.Select(l => l.Text));
-            Assert.That(answer.Errors.Where(e => !SosUnderWine.Contains(e)), Is.Empty, answer.ToString());
+            string text = SosLinks.Text(answer);
+            Assert.That(answer.Errors.Where(e => !SosLinks.IsWineNoise(e)), Is.Empty, answer.ToString());
             if (Regex.Match(link, @"^~~\[0x([0-9a-f]+)\]s; !clrstack$") is { Success: true } thread)
             {
                 ulong tid = Convert.ToUInt64(thread.Groups[1].Value, 16);
@@ -129,17 +129,6 @@ public partial class SosBesideDiagExtTests
 
     // DiagExt's JSON writes addresses as "0x7ef5bd80a2e8".
     private static ulong AddressOf(JsonElement lockInfo) => Convert.ToUInt64(lockInfo.GetProperty("address").GetString(), 16);
-
-    /// <summary>
-    /// What SOS prints once, at its first command, in dbgeng under Wine (the output after it is right): its managed
-    /// hosting fails (the tool package has no SOS.Extensions.dll), and a read of the dump's file mapping faults. Not DiagExt's.
-    /// </summary>
-    private static readonly string[] SosUnderWine =
-    [
-        "SOS_HOSTING: Failed to find runtime directory",
-        "SOS_HOSTING: ICLRRuntimeInfo::GetInterface failed 80131700",
-        "Exception 0xc0000005 while accessing file mapping",
-    ];
 
     // "Worker.TakeBoth" from a frame as DiagExt writes it ("Hangs.Worker.TakeBoth(System.Object)" or "Worker.TakeBoth").
     private static string MethodName(string frame)

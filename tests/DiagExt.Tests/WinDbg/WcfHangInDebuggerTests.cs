@@ -7,7 +7,7 @@ namespace DiagExt.Tests.WinDbg;
 /// Linux build), its win-x64 client runs under Wine in "apm" mode and hangs calling Commit inside BeginPrepare's
 /// callback, on the channel's own receive thread. Microsoft's engine attaches to the client, runs !wcfhang live,
 /// writes a full dump with .dump /ma, and !wcfhang runs again on that dump: a clean DML self-deadlock report whose
-/// thread link names a thread the debugger lists.
+/// thread link names a thread the debugger lists, and whose links, run beside Microsoft's SOS, get SOS's answers.
 /// </summary>
 [TestFixture]
 [Category(TestKind.Windows)]
@@ -71,5 +71,14 @@ public class WcfHangInDebuggerTests
         string[] linked = DmlChecker.LinkedThreadIds(_dml["!wcfhang"].Dml).Distinct().ToArray();
         Assert.That(linked, Is.Not.Empty);
         Assert.That(linked, Is.SubsetOf(known), _dml["~"].ToString());
+    }
+
+    [Test]
+    public void Every_link_of_the_wcfhang_finding_gets_a_real_answer_from_SOS()
+    {
+        List<string> links = DmlChecker.LinkCommands(_dml["!wcfhang"].Dml).Distinct().ToList();
+        Assert.That(links, Is.Not.Empty, _dml["!wcfhang"].Dml);
+        // The stuck thread's stack holds the wait DiagExt names; the request object is the pending SyncDuplexRequest.
+        SosLinks.AssertAnswered(SosLinks.Run(_dump, links), links, _ => "SyncDuplexRequest.WaitForReply", _ => null);
     }
 }

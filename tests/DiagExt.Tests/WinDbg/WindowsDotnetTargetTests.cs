@@ -8,7 +8,8 @@ namespace DiagExt.Tests.WinDbg;
 /// Dictionary keyed by a hostile run-time type is corrupt; Microsoft's engine attaches to it, runs
 /// !dictcycle live (diagext --pid N --no-suspend), writes a full dump with .dump /ma, and !dictcycle runs
 /// again on that dump, once as WinDbg shows it (DML) and once as cdb does (the engine's text conversion).
-/// The type's DML and ".shell" link must come out as text, and the only links are diagext's own.
+/// The type's DML and ".shell" link must come out as text, and the only links are diagext's own; each of those links,
+/// run beside Microsoft's SOS as a click runs it, gets SOS's answer for that thread or object.
 /// </summary>
 [TestFixture]
 [Category(TestKind.Windows)]
@@ -113,6 +114,23 @@ public class WindowsDotnetTargetTests
     }
 
     [Test]
+    public void Every_link_of_the_dictcycle_finding_gets_a_real_answer_from_SOS()
+    {
+        string dml = _dml["!dictcycle"].Dml;
+        List<string> links = DmlChecker.LinkCommands(dml).Distinct().ToList();
+        Assert.That(links, Has.Some.StartsWith("~~[0x").And.Some.StartsWith("!DumpObj /d 0x"), dml);
+        string text = System.Net.WebUtility.HtmlDecode(Regex.Replace(dml, "<[^>]*>", ""));
+        ulong instance = Convert.ToUInt64(Regex.Match(text, @"instance: 0x(?<a>[0-9a-f]+) ").Groups["a"].Value, 16);
+        // A thread DiagExt ties to the table runs in, throws from or holds it: its stack as SOS shows it names the
+        // frame DiagExt gives after "at" (the collection method, or the user's frame the JIT inlined it into).
+        var frames = Regex.Matches(text, @"(?m)^\s+0x(?<t>[0-9a-f]+) \(managed \d+\)[^\n]*\n\s+at (?<f>[^ <;]+)")
+            .GroupBy(m => Convert.ToUInt64(m.Groups["t"].Value, 16))
+            .ToDictionary(g => g.Key, g => g.First().Groups["f"].Value.Split('<')[0].Split('.')[^1]);
+        SosLinks.AssertAnswered(SosLinks.Run(_dump, links), links,
+            tid => frames.GetValueOrDefault(tid), address => address == instance ? "System.Collections.Generic.Dictionary" : null);
+    }
+
+    [Test]
     public void Sos_finds_the_entries_array_DiagExt_names_in_the_instance()
     {
         // Microsoft's SOS on the same dump: !DumpObj of the instance DiagExt reports has its _entries field pointing at
@@ -123,9 +141,9 @@ public class WindowsDotnetTargetTests
         Assert.That(instance.Success && entries.Success, Is.True, text);
         string dumpInstance = $"!DumpObj /d 0x{instance.Groups["a"].Value}", dumpEntries = $"!DumpObj /d 0x{entries.Groups["a"].Value}";
         EngineHost.Session sos = EngineHost.OpenDump(_dump, [$".load {WinePrefix.WindowsPath(SosPackage.Dll)}", dumpInstance, dumpEntries]);
-        string fields = string.Join('\n', sos[dumpInstance].Lines.Select(l => l.Text));
+        string fields = SosLinks.Text(sos[dumpInstance]);
         Assert.That(fields, Does.Match($@"(?mi)\s0*{entries.Groups["a"].Value}\s+_entries\s*$"), sos.Raw);
-        string array = string.Join('\n', sos[dumpEntries].Lines.Select(l => l.Text));
+        string array = SosLinks.Text(sos[dumpEntries]);
         Assert.That(array, Does.Contain($"Number of elements {entries.Groups["n"].Value}"), sos.Raw);
     }
 }

@@ -38,13 +38,13 @@ public static partial class DmlValidator
     }
 
     // The commands DmlStyle writes: nothing else may appear in a cmd attribute.
-    [GeneratedRegex("""<link cmd="(!DumpObj /d 0x[0-9a-f]+|~~\[0x[0-9a-f]+\]s; !clrstack|u 0x[0-9a-f]+)">""")]
+    [GeneratedRegex("""<link cmd="(!DumpObj /d 0x[0-9a-f]+|~~\[0x[0-9a-f]+\]s; !clrstack|dq 0x[0-9a-f]+ L8)">""")]
     private static partial Regex OpenLink();
 
     [GeneratedRegex("""<link cmd="[^"]*">(?<text>[^<]*)</link>""")]
     private static partial Regex LinkWithText();
 
-    [GeneratedRegex("""<link cmd="(!DumpObj /d 0x[0-9a-f]+|~~\[0x[0-9a-f]+\]s; !clrstack|u 0x[0-9a-f]+)">|</link>|<b>|</b>""")]
+    [GeneratedRegex("""<link cmd="(!DumpObj /d 0x[0-9a-f]+|~~\[0x[0-9a-f]+\]s; !clrstack|dq 0x[0-9a-f]+ L8)">|</link>|<b>|</b>""")]
     private static partial Regex OwnTags();
 
     [GeneratedRegex("^0x[0-9a-f]+$")]
