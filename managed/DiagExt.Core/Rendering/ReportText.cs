@@ -62,7 +62,6 @@ public static class ReportText
         };
     }
 
-    /// <summary>A wall time in a table: "1.6s".</summary>
     /// <summary>How long a live target was kept from running, and by what: "the process was stopped 0.81s while it was read".</summary>
     public static string Pause(ProcessPause pause) => string.Format(Invariant, "the process was {0} {1:0.00}s {2}{3}",
         pause.By == PauseCause.Clone ? "paused" : "stopped", pause.Stopped.TotalSeconds, pause.By switch
@@ -73,6 +72,7 @@ public static class ReportText
         },
         pause.SnapshotWouldBeShorter ? string.Format(Invariant, ", longer than a snapshot would likely stop it (createdump, about {0:0.0}s)", pause.SnapshotEstimate!.Value.TotalSeconds) : "");
 
+    /// <summary>A wall time in a table: "1.6s".</summary>
     public static string Seconds(TimeSpan elapsed) => string.Format(Invariant, "{0:0.0}s", elapsed.TotalSeconds);
 
     public static string Size(long? bytes) => bytes switch
