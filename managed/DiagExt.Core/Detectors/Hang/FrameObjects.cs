@@ -43,7 +43,7 @@ internal static class FrameObjects
         for (int offset = 0; offset + size <= read; offset += size)
         {
             ulong word = size == 8 ? BinaryPrimitives.ReadUInt64LittleEndian(buffer.AsSpan(offset)) : BinaryPrimitives.ReadUInt32LittleEndian(buffer.AsSpan(offset));
-            if (word == 0 || (word & (ulong)(size - 1)) != 0 || !seen.Add(word) || heap.GetSegmentByAddress(word) is null)
+            if (!MayBeObject(heap, word, size) || !seen.Add(word))
                 continue;
             ClrType? type = SafeType(heap, word);
             if (type is not null && wanted(type))
@@ -77,7 +77,7 @@ internal static class FrameObjects
             if (!word.InRegister && word.Address - low >= MaxRangeBytes)
                 break;
             ulong value = word.Value;
-            if (value == 0 || (value & (ulong)(size - 1)) != 0 || !seen.Add(value) || heap.GetSegmentByAddress(value) is null)
+            if (!MayBeObject(heap, value, size) || !seen.Add(value))
                 continue;
             if (SafeType(heap, value) is not { } type || !wanted(type))
                 continue;
@@ -93,6 +93,10 @@ internal static class FrameObjects
         }
         return [.. held, .. stale];
     }
+
+    /// <summary>A stack word that can be an object's address: not null, pointer-aligned, inside a heap segment.</summary>
+    public static bool MayBeObject(ClrHeap heap, ulong word, int pointerSize) =>
+        word != 0 && (word & (ulong)(pointerSize - 1)) == 0 && heap.GetSegmentByAddress(word) is not null;
 
     private static ClrType? SafeType(ClrHeap heap, ulong address)
     {

@@ -34,7 +34,7 @@ internal static class SignalReferences
                 ulong value = word.Value;
                 if (signals.Contains(value))
                     return (thread, $"its stack holds 0x{value:x} {word.Where}");
-                if (value == 0 || (value & (ulong)(size - 1)) != 0 || seen.Count >= MaxObjectsPerThread || heap.GetSegmentByAddress(value) is null || !seen.Add(value))
+                if (seen.Count >= MaxObjectsPerThread || !FrameObjects.MayBeObject(heap, value, size) || !seen.Add(value))
                     continue;
                 if (ReferencesOne(heap, value, signals) is ulong signal)
                     return (thread, $"its stack holds 0x{value:x} {word.Where}, which references 0x{signal:x}");
