@@ -46,21 +46,26 @@ internal sealed class WaitFollower(Target target, ThreadIndex threads, Waitables
     {
         var steps = new List<string>();
         var seen = new HashSet<ulong>();
-        string firstName = TaskName(first);
+        string firstName = "";
         ObjectWait End(WaitEnd end, ulong what, string text, uint? blocker = null) => new(first.Address, firstName, steps, end, what, text, blocker);
 
         ClrObject task = first;
         for (int n = 0; ; n++)
         {
+            // Read once per task: its async method (if it is one) names it and is the step followed.
+            AsyncWaiter? method = task.Type?.GetFieldByName(HangNames.StateMachine) is not null ? AsyncWaiter.FromContinuation(task) : null;
+            string name = method is null ? TypeNames.Short(task.Type?.Name ?? "Task") : $"task of async {method.Method}";
+            if (n == 0)
+                firstName = name;
             if (n >= MaxSteps)
                 return End(WaitEnd.Cut, task.Address, $"followed {MaxSteps} tasks without an end (cut there)");
             if (!seen.Add(task.Address))
-                return End(WaitEnd.Cut, task.Address, $"the chain comes back to {TaskName(task)} 0x{task.Address:x} (a task awaiting itself: corrupt data)");
+                return End(WaitEnd.Cut, task.Address, $"the chain comes back to {name} 0x{task.Address:x} (a task awaiting itself: corrupt data)");
             if (TaskState.IsCompleted(task))
-                return End(WaitEnd.Other, task.Address, $"{TaskName(task)} 0x{task.Address:x} has completed (the waiter is about to wake)");
+                return End(WaitEnd.Other, task.Address, $"{name} 0x{task.Address:x} has completed (the waiter is about to wake)");
             IReadOnlySet<uint> waiting = waitersOf.TryGetValue(task.Address, out HashSet<uint>? w) ? w : [];
             if (TaskRunner.Find(task, target.Threads, waiting) is { } run)
-                return End(WaitEnd.Thread, task.Address, $"{(n == 0 ? "" : $"{TaskName(task)} 0x{task.Address:x} ")}runs on thread {ThreadRefs.Name(run.Thread)} (in {run.Frame})", run.Thread.OsThreadId);
+                return End(WaitEnd.Thread, task.Address, $"{(n == 0 ? "" : $"{name} 0x{task.Address:x} ")}runs on thread {ThreadRefs.Name(run.Thread)} (in {run.Frame})", run.Thread.OsThreadId);
 
             string type = task.Type?.Name ?? "";
             if (type.StartsWith(HangNames.DelayPromise, StringComparison.Ordinal))
@@ -69,10 +74,10 @@ internal sealed class WaitFollower(Target target, ThreadIndex threads, Waitables
                 return waitables.SemaphoreOfNode(task.Address) is { } semaphore
                     ? End(WaitEnd.Semaphore, semaphore.Semaphore.Address, $"queued on SemaphoreSlim 0x{semaphore.Semaphore.Address:x} ({semaphore.Detail}): a Release completes it; a semaphore has no owner")
                     : End(WaitEnd.Semaphore, 0, $"queued on a SemaphoreSlim (node 0x{task.Address:x}): a Release completes it");
-            if (task.Type?.GetFieldByName(HangNames.StateMachine) is not null && AsyncWaiter.FromContinuation(task) is { } method)
+            if (method is not null)
             {
                 string at = $"suspended at await {method.State?.ToString() ?? "?"}";
-                steps.Add(n == 0 ? at : $"{TaskName(task)} 0x{task.Address:x} {at}");
+                steps.Add(n == 0 ? at : $"{name} 0x{task.Address:x} {at}");
                 ClrObject next = AwaitedTask.Of(task);
                 if (next.IsNull)
                     return End(WaitEnd.Other, task.Address, "suspended on something other than a task (Task.Yield, a ValueTask source): not followed");
@@ -80,19 +85,11 @@ internal sealed class WaitFollower(Target target, ThreadIndex threads, Waitables
                 continue;
             }
             if (!FieldReader.Object(task, HangNames.TaskAction).IsNull)
-                return End(WaitEnd.Other, task.Address, $"{TaskName(task)} 0x{task.Address:x} is a delegate task no thread runs now (queued or scheduled)");
+                return End(WaitEnd.Other, task.Address, $"{name} 0x{task.Address:x} is a delegate task no thread runs now (queued or scheduled)");
             if (type == HangNames.Task || type.StartsWith(HangNames.Task + "<", StringComparison.Ordinal))
                 return End(WaitEnd.Promise, task.Address,
-                    $"{TaskName(task)} 0x{task.Address:x} is a promise (no delegate, no async method): only code calling SetResult on its TaskCompletionSource completes it");
-            return End(WaitEnd.Other, task.Address, $"{TaskName(task)} 0x{task.Address:x} is not followed further");
+                    $"{name} 0x{task.Address:x} is a promise (no delegate, no async method): only code calling SetResult on its TaskCompletionSource completes it");
+            return End(WaitEnd.Other, task.Address, $"{name} 0x{task.Address:x} is not followed further");
         }
-    }
-
-    /// <summary>"Task&lt;String&gt;", "Task", "task of async TaskWaits.RefreshAsync" (an async method's box, by its method).</summary>
-    private static string TaskName(ClrObject task)
-    {
-        if (task.Type?.GetFieldByName(HangNames.StateMachine) is not null && AsyncWaiter.FromContinuation(task) is { } method)
-            return $"task of async {method.Method}";
-        return TypeNames.Short(task.Type?.Name ?? "Task");
     }
 }

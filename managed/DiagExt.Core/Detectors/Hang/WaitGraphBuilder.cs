@@ -33,9 +33,9 @@ internal static class WaitGraphBuilder
                 _ => rwlocks.Read(waited, index),
             });
         }
-        var waitersOf = new Dictionary<ulong, HashSet<uint>>();
-        foreach (ThreadWait wait in graph.Waits.Values.Where(w => !w.Target.IsNull))
-            (waitersOf.TryGetValue(wait.Target.Address, out HashSet<uint>? set) ? set : waitersOf[wait.Target.Address] = []).Add(wait.Thread.OsThreadId);
+        var waitersOf = graph.Waits.Values.Where(w => !w.Target.IsNull)
+            .GroupBy(w => w.Target.Address)
+            .ToDictionary(g => g.Key, g => g.Select(w => w.Thread.OsThreadId).ToHashSet());
         var follower = new WaitFollower(target, index, waitables, waitersOf);
         foreach (ThreadWait wait in graph.Waits.Values.ToList())
         {

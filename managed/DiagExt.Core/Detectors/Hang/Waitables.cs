@@ -4,51 +4,46 @@ namespace DiagExt.Core.Detectors.Hang;
 
 /// <summary>
 /// The heap pass's semaphores and TaskCompletionSources (<see cref="WaitableInterest"/>), indexed the way a task chain
-/// needs them: which semaphore a WaitAsync node is queued on, which sources complete a promise task.
+/// needs them: which semaphore a WaitAsync node is queued on, which sources complete a promise task. Each index is
+/// built on first use: the heap pass runs in the background meanwhile, and most processes never need them.
 /// </summary>
 internal sealed class Waitables
 {
-    private readonly Dictionary<ulong, SemaphoreState> _semaphoreOfNode = [];
-    private readonly Dictionary<ulong, List<ulong>> _sourcesOfTask = [];
-    private bool _nodesRead;
-
     private readonly Func<IReadOnlyList<ClrObject>> _objects;
-    private bool _sourcesRead;
+    private readonly Lazy<Dictionary<ulong, SemaphoreState>> _semaphoreOfNode;
+    private readonly Lazy<ILookup<ulong, ulong>> _sourcesOfTask;
 
-    /// <param name="objects">The heap pass's finds, asked for only when a chain needs them (the walk runs in the background meanwhile).</param>
-    public Waitables(Func<IReadOnlyList<ClrObject>> objects) => _objects = objects;
+    /// <param name="objects">The heap pass's finds, asked for only when a chain needs them.</param>
+    public Waitables(Func<IReadOnlyList<ClrObject>> objects)
+    {
+        _objects = objects;
+        _semaphoreOfNode = new(ReadNodes, LazyThreadSafetyMode.None);
+        _sourcesOfTask = new(ReadSources, LazyThreadSafetyMode.None);
+    }
 
     public IEnumerable<ClrObject> Semaphores => _objects().Where(o => o.Type?.Name == HangNames.SemaphoreSlim);
 
-    /// <summary>The semaphore whose async waiter list holds <paramref name="node"/>; read lazily, only for semaphores with async waiters.</summary>
-    public SemaphoreState? SemaphoreOfNode(ulong node)
-    {
-        if (!_nodesRead)
-        {
-            _nodesRead = true;
-            foreach (ClrObject s in Semaphores.Take(AsyncDeadlocks.MaxSemaphores))
-            {
-                SemaphoreState state = SemaphoreState.Read(s);
-                foreach ((ulong n, AsyncWaiter? _) in state.AsyncWaiters)
-                    _semaphoreOfNode.TryAdd(n, state);
-            }
-        }
-        return _semaphoreOfNode.GetValueOrDefault(node);
-    }
+    /// <summary>The semaphore whose async waiter list holds <paramref name="node"/>; only semaphores with async waiters are read.</summary>
+    public SemaphoreState? SemaphoreOfNode(ulong node) => _semaphoreOfNode.Value.GetValueOrDefault(node);
 
     /// <summary>The TaskCompletionSources whose task is <paramref name="task"/>.</summary>
-    public IReadOnlyList<ulong> SourcesOf(ulong task)
+    public IEnumerable<ulong> SourcesOf(ulong task) => _sourcesOfTask.Value[task];
+
+    private Dictionary<ulong, SemaphoreState> ReadNodes()
     {
-        if (!_sourcesRead)
+        var ofNode = new Dictionary<ulong, SemaphoreState>();
+        foreach (ClrObject s in Semaphores.Take(AsyncDeadlocks.MaxSemaphores))
         {
-            _sourcesRead = true;
-            foreach (ClrObject source in _objects().Where(o => WaitableInterest.IsPromiseSource(o.Type?.Name)))
-            {
-                ClrObject promise = FieldReader.Object(source, HangNames.PromiseTask);
-                if (!promise.IsNull)
-                    (_sourcesOfTask.TryGetValue(promise.Address, out List<ulong>? list) ? list : _sourcesOfTask[promise.Address] = []).Add(source.Address);
-            }
+            SemaphoreState state = SemaphoreState.Read(s);
+            foreach ((ulong n, AsyncWaiter? _) in state.AsyncWaiters)
+                ofNode.TryAdd(n, state);
         }
-        return _sourcesOfTask.GetValueOrDefault(task) ?? [];
+        return ofNode;
     }
+
+    private ILookup<ulong, ulong> ReadSources() =>
+        _objects().Where(o => WaitableInterest.IsPromiseSource(o.Type?.Name))
+            .Select(source => (Source: source.Address, Task: FieldReader.Object(source, HangNames.PromiseTask)))
+            .Where(p => !p.Task.IsNull)
+            .ToLookup(p => p.Task.Address, p => p.Source);
 }
