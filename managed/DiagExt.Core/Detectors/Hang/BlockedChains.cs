@@ -44,19 +44,13 @@ internal static class BlockedChains
         var locks = new List<LockState>();
         foreach (uint os in waiters)
         {
-            string heldBy = string.Join(", ", graph.Blockers(os).Select(b => $"0x{b:x}"));
-            if (graph.LockWaitedBy(os) is { } l)
-            {
-                if (!locks.Contains(l))
-                    locks.Add(l);
-                evidence.Add(Markup.Line().Text("thread ").Thread(os).Text($" waits for {names.Name(l)} ").Object(l.Address).Text($" held by {heldBy}"));
-                refs.Add(ThreadRefs.For(threads.ByOsId(os)!, $"waits for {names.Name(l)} {(Address)l.Address} held by {heldBy}", graph.WaitOf(os)));
-            }
-            else if (graph.ObjectWaitOf(os) is { } o)
-            {
-                evidence.Add(ObjectWaitLines.Append(Markup.Line().Text("thread ").Thread(os).Text(" "), o));
-                refs.Add(ThreadRefs.For(threads.ByOsId(os)!, ObjectWaitLines.Role(o), graph.WaitOf(os)));
-            }
+            MarkupBuilder line = Markup.Line().Text("thread ").Thread(os).Text(" ");
+            if (WaitLines.Append(line, graph, names, os, heldBy: true) is not { } wait)
+                continue;
+            if (wait.Lock is { } l && !locks.Contains(l))
+                locks.Add(l);
+            evidence.Add(line);
+            refs.Add(ThreadRefs.For(threads.ByOsId(os)!, wait.Role, graph.WaitOf(os)));
         }
         ThreadWait? endWait = graph.WaitOf(end.OsThreadId);
         string doing = endWait is null ? "is not waiting (it runs, or waits in native code)" : $"waits in {endWait.WaitFrame.ShortName}, which has no owner to follow";

@@ -54,33 +54,24 @@ internal static class DeadlockFindingBuilder
         }
         var others = knot.Except(cycle).OrderBy(t => t).ToList();
         foreach (uint os in others)
-            if (graph.LockWaitedBy(os) is { } l)
-            {
+        {
+            MarkupBuilder line = Markup.Line().Text("also in the knot: thread ").Thread(os).Text(" ");
+            if (WaitLines.Append(line, graph, names, os, heldBy: false) is not { } wait)
+                continue;
+            if (wait.Lock is { } l)
                 AddOnce(locks, l);
-                evidence.Add(Markup.Line().Text("also in the knot: thread ").Thread(os).Text($" waits for {names.Name(l)} ").Object(l.Address));
-                refs.Add(ThreadRefs.For(threads.ByOsId(os)!, $"in the knot: waits for {names.Name(l)} {(Address)l.Address}", graph.WaitOf(os)));
-            }
-            else if (graph.ObjectWaitOf(os) is { } o)
-            {
-                evidence.Add(ObjectWaitLines.Append(Markup.Line().Text("also in the knot: thread ").Thread(os).Text(" "), o));
-                refs.Add(ThreadRefs.For(threads.ByOsId(os)!, $"in the knot: {ObjectWaitLines.Role(o)}", graph.WaitOf(os)));
-            }
+            evidence.Add(line);
+            refs.Add(ThreadRefs.For(threads.ByOsId(os)!, $"in the knot: {wait.Role}", graph.WaitOf(os)));
+        }
         foreach (uint os in bystanders)
         {
-            string heldBy = string.Join(", ", graph.Blockers(os).Select(b => $"0x{b:x}"));
-            if (graph.LockWaitedBy(os) is { } l)
-            {
+            MarkupBuilder line = Markup.Line().Text("bystander: thread ").Thread(os).Text(" ");
+            if (WaitLines.Append(line, graph, names, os, heldBy: true) is not { } wait)
+                continue;
+            if (wait.Lock is { } l)
                 AddOnce(locks, l);
-                evidence.Add(Markup.Line().Text("bystander: thread ").Thread(os).Text($" waits for {names.Name(l)} ").Object(l.Address)
-                    .Text($" held by {heldBy}; it is not in the cycle and cannot go on until the cycle is broken"));
-                refs.Add(ThreadRefs.For(threads.ByOsId(os)!, $"bystander: waits for {names.Name(l)} {(Address)l.Address} held by {heldBy}", graph.WaitOf(os)));
-            }
-            else if (graph.ObjectWaitOf(os) is { } o)
-            {
-                evidence.Add(ObjectWaitLines.Append(Markup.Line().Text("bystander: thread ").Thread(os).Text(" "), o)
-                    .Text("; it is not in the cycle and cannot go on until the cycle is broken"));
-                refs.Add(ThreadRefs.For(threads.ByOsId(os)!, $"bystander: {ObjectWaitLines.Role(o)}", graph.WaitOf(os)));
-            }
+            evidence.Add(line.Text("; it is not in the cycle and cannot go on until the cycle is broken"));
+            refs.Add(ThreadRefs.For(threads.ByOsId(os)!, $"bystander: {wait.Role}", graph.WaitOf(os)));
         }
         foreach (LockState l in locks)
             if (l.Detail is not null || l.UnknownOwners.Count > 0)
