@@ -100,31 +100,21 @@ public partial class SosBesideDiagExtTests
     {
         JsonElement finding = HangFinding();
         Assert.That(_links, Has.Some.StartsWith("~~[0x").And.Some.StartsWith("!DumpObj /d 0x"), _sosFirst["!hang"].Dml);
-        foreach (string link in _links)
-        {
-            EngineHost.Command answer = _diagextFirst[link];
-            string text = SosLinks.Text(answer);
-            Assert.That(answer.Errors.Where(e => !SosLinks.IsWineNoise(e)), Is.Empty, answer.ToString());
-            if (Regex.Match(link, @"^~~\[0x([0-9a-f]+)\]s; !clrstack$") is { Success: true } thread)
+        SosLinks.AssertAnswered(_diagextFirst, _links,
+            (tid, stack) =>
             {
-                ulong tid = Convert.ToUInt64(thread.Groups[1].Value, 16);
-                Assert.That(text, Does.Contain($"OS Thread Id: 0x{tid:x} "), answer.ToString());
                 // The frame DiagExt names for a thread of the cycle is on the stack SOS shows.
                 foreach (JsonElement step in finding.GetProperty("cycle").EnumerateArray().Where(s => s.GetProperty("osThreadId").GetUInt64() == tid))
-                    Assert.That(text, Does.Contain(MethodName(step.GetProperty("callerFrame").GetString()!)), answer.ToString());
-            }
-            else if (Regex.Match(link, @"^!DumpObj /d 0x([0-9a-f]+)$") is { Success: true } obj)
+                    Assert.That(stack, Does.Contain(MethodName(step.GetProperty("callerFrame").GetString()!)));
+            },
+            (address, obj) =>
             {
-                ulong address = Convert.ToUInt64(obj.Groups[1].Value, 16);
+                Assert.That(SosLinks.TypeName(obj), Is.Not.Null, obj);
                 JsonElement? lockInfo = finding.GetProperty("locks").EnumerateArray()
                     .Cast<JsonElement?>().FirstOrDefault(l => AddressOf(l!.Value) == address);
-                Assert.That(text, Does.Match(@"(?m)^Name:\s+\S"), answer.ToString());
                 if (lockInfo is { } known)
-                    Assert.That(Regex.Match(text, @"(?m)^Name:\s+(\S+)").Groups[1].Value, Is.EqualTo(known.GetProperty("type").GetString()), answer.ToString());
-            }
-            else
-                Assert.Fail($"a link of a shape this test does not know: {link}");
-        }
+                    Assert.That(SosLinks.TypeName(obj), Is.EqualTo(known.GetProperty("type").GetString()), obj);
+            });
     }
 
     // DiagExt's JSON writes addresses as "0x7ef5bd80a2e8".

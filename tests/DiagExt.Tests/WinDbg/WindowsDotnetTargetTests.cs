@@ -127,7 +127,17 @@ public class WindowsDotnetTargetTests
             .GroupBy(m => Convert.ToUInt64(m.Groups["t"].Value, 16))
             .ToDictionary(g => g.Key, g => g.First().Groups["f"].Value.Split('<')[0].Split('.')[^1]);
         SosLinks.AssertAnswered(SosLinks.Run(_dump, links), links,
-            tid => frames.GetValueOrDefault(tid), address => address == instance ? "System.Collections.Generic.Dictionary" : null);
+            (tid, stack) =>
+            {
+                if (frames.GetValueOrDefault(tid) is { } frame)
+                    Assert.That(stack, Does.Contain(frame));
+            },
+            (address, obj) =>
+            {
+                // SOS writes generic types its own way (Dictionary`2[[...]]): compared as a prefix.
+                if (address == instance && SosLinks.TypeName(obj) is { } type)
+                    Assert.That(type, Does.StartWith("System.Collections.Generic.Dictionary"), obj);
+            });
     }
 
     [Test]
