@@ -27,6 +27,10 @@ else
     echo "shared Windows dumps: not found (looked in $near and $further); the tests that need them are skipped"
 fi
 bash scripts/setup.sh
+# A full run needs about 7 GB in artifacts/ (samples, dumps kept under 3 GB by tests/.../DumpShelf.cs, Wine's prefix);
+# said up front, since a CI disk that filled up failed tests with "No space left on device" half-way through.
+mkdir -p artifacts
+echo "disk: $(df -Pk artifacts | awk 'NR==2 {printf "%.1f GB", $4/1048576}') free in artifacts/ before the tests"
 
 results=artifacts/test-results
 rm -rf "$results"
@@ -35,4 +39,5 @@ dotnet test DiagExt.sln -c Release --no-build --nologo "${filter[@]}" \
     --logger "trx;LogFilePrefix=results" --results-directory "$results" \
     --blame-hang-timeout 20m -- NUnit.NumberOfTestWorkers=$workers
 set -e
+echo "disk: $(du -sk artifacts | awk '{printf "%.1f GB", $1/1048576}') in artifacts/ after the tests, $(df -Pk artifacts | awk 'NR==2 {printf "%.1f GB", $4/1048576}') free"
 bash scripts/trx-summary.sh "$results"

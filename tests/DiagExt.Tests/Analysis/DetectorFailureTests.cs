@@ -108,7 +108,7 @@ public class DetectorFailureTests
         string folder = Path.Combine(Repo.WorkDirectory, "failing-batch");
         Directory.CreateDirectory(folder);
         string healthy = Path.Combine(folder, "healthy.core");
-        File.Copy(DumpMaker.DumpOfSample("Healthy", "healthy.core"), healthy, overwrite: true);
+        DumpLink.Place(DumpMaker.DumpOfSample("Healthy", "healthy.core"), healthy);
         string json = Path.Combine(folder, "..", "failing-batch.json");
 
         Diagext.Result result = Failing("ctororder", () => Diagext.Run("analyze", folder, "--json=" + json, "--quiet"));

@@ -38,9 +38,9 @@ public static class BatchFolder
             Directory.Delete(folder, recursive: true);
         Directory.CreateDirectory(folder);
 
-        File.Copy(dictionary, In(folder, "dictionary.core"));
-        File.Copy(dictionary, In(folder, "copy-of-dictionary.core"));
-        File.Copy(healthy, In(folder, "healthy.core"));
+        DumpLink.Place(dictionary, In(folder, "dictionary.core"));
+        DumpLink.Place(dictionary, In(folder, "copy-of-dictionary.core"));
+        DumpLink.Place(healthy, In(folder, "healthy.core"));
         Gzip(hashSet, In(folder, "hashset.core.gz"));
         CopyPrefix(dictionary, In(folder, "truncated.core"), 50_000_000);
         File.WriteAllText(In(folder, "notes.txt"), "dumps collected on the night of the outage\n");
@@ -54,7 +54,7 @@ public static class BatchFolder
     {
         Directory.CreateDirectory(System.IO.Path.Combine(folder, "windows"));
         foreach (string name in WindowsDumps)
-            File.Copy(System.IO.Path.Combine(Repo.SharedWindowsDumps, name), In(folder, "windows/" + name));
+            DumpLink.Place(System.IO.Path.Combine(Repo.SharedWindowsDumps, name), In(folder, "windows/" + name));
 
         using (ZipArchive zip = ZipFile.Open(In(folder, "windows.zip"), ZipArchiveMode.Create))
         {

@@ -25,7 +25,7 @@ public class ReportSchemaTests
 
         string folder = Path.Combine(Repo.WorkDirectory, "schema-batch");
         Directory.CreateDirectory(folder);
-        File.Copy(dump, Path.Combine(folder, "one.core"), overwrite: true);
+        DumpLink.Place(dump, Path.Combine(folder, "one.core"));
         File.WriteAllText(Path.Combine(folder, "notes.txt"), "not a dump");
         string file = Path.Combine(folder, "..", "schema-batch.json");
         Diagext.Result batch = Diagext.Run("analyze", folder, "--json", file, "--quiet");

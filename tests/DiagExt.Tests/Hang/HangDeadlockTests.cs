@@ -159,7 +159,7 @@ public class HangBatchTests
             Directory.Delete(folder, recursive: true);
         Directory.CreateDirectory(folder);
         foreach (string mode in new[] { "monitor3", "semaphore", "healthy" })
-            File.Copy(HangSample.Of(mode, 1).Path, Path.Combine(folder, $"{mode}.core"));
+            DumpLink.Place(HangSample.Of(mode, 1).Path, Path.Combine(folder, $"{mode}.core"));
         string html = Path.Combine(folder, "report.html");
         string markdown = Path.Combine(folder, "report.md");
 

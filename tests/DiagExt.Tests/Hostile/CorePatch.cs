@@ -59,5 +59,10 @@ public sealed class CorePatch : IDisposable
         _file.Flush();
     }
 
-    public void Dispose() => _file.Dispose();
+    /// <summary>Deletes the copy: a core is 100-200 MB, and a run patches a dozen (a CI disk ran out).</summary>
+    public void Dispose()
+    {
+        _file.Dispose();
+        File.Delete(Path);
+    }
 }

@@ -15,6 +15,7 @@ public static class DumpMaker
         Directory.CreateDirectory(dir);
         string path = Path.Combine(dir, name);
         File.Delete(path);
+        DumpShelf.MakeRoom();
         // createdump itself occasionally dies (seen: SIGSEGV while gathering state of a busy target): retry.
         ProcessRunner.Result? result = null;
         // Seen in a full run: three failures in a row on a sample that throws steadily, so up to six, a moment apart.
@@ -23,7 +24,10 @@ public static class DumpMaker
         {
             result = ProcessRunner.Run(createDump ?? CreateDumpPath, ["-u", "-f", path, pid.ToString()], TimeSpan.FromMinutes(2));
             if (result.ExitCode == 0 && File.Exists(path))
+            {
+                DumpShelf.Used(path);
                 return path;
+            }
             File.Delete(path);
             // Said, not hidden: the .NET 8 and 9 createdump dies inside the DAC in a few percent of tries.
             string last = (result.Stderr + "\n" + result.Stdout).Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).LastOrDefault() ?? "";
@@ -36,7 +40,10 @@ public static class DumpMaker
     /// <summary>A dump of a sample and what the sample printed before it was dumped.</summary>
     public sealed record SampleDump(string Path, string Output);
 
-    /// <summary>Builds a sample, runs it until ready, dumps it and stops it. The dump is cached by name for this test run.</summary>
+    /// <summary>
+    /// Builds a sample, runs it until ready, dumps it and stops it. The dump is cached by name for this test run (and
+    /// made again if <see cref="DumpShelf"/> deleted it for room).
+    /// </summary>
     public static string DumpOfSample(string sample, string dumpName, params string[] arguments) =>
         DumpOfSampleWithOutput(sample, dumpName, arguments).Path;
 
@@ -48,7 +55,7 @@ public static class DumpMaker
     {
         lock (Cache)
         {
-            if (Cache.TryGetValue(dumpName, out SampleDump? cached))
+            if (Cache.TryGetValue(dumpName, out SampleDump? cached) && DumpShelf.StillThere(cached.Path))
                 return cached;
             string exe = SampleBuilder.Build(sample, framework);
             string ownCreateDump = Path.Combine(Path.GetDirectoryName(exe)!, "createdump");

@@ -60,12 +60,12 @@ public static class WcfHangSample
         }
     }
 
-    /// <summary>A dump of a client in <paramref name="mode"/>, made once per test run.</summary>
+    /// <summary>A dump of a client in <paramref name="mode"/>, made once per test run (again if <see cref="DumpShelf"/> deleted it).</summary>
     public static ClientDump Dump(string mode)
     {
         lock (Cache)
         {
-            if (Cache.TryGetValue(mode, out ClientDump? cached))
+            if (Cache.TryGetValue(mode, out ClientDump? cached) && DumpShelf.StillThere(cached.Path))
                 return cached;
             using Running running = Start(mode);
             string path = DumpMaker.Dump(running.Client.Pid, $"wcfhang-{mode}.core");

@@ -115,7 +115,7 @@ public class WcfHangDumpTests
             Directory.Delete(folder, recursive: true);
         Directory.CreateDirectory(folder);
         foreach (string mode in new[] { "apm", "seed" })
-            File.Copy(WcfHangSample.Dump(mode).Path, Path.Combine(folder, $"{mode}.core"));
+            DumpLink.Place(WcfHangSample.Dump(mode).Path, Path.Combine(folder, $"{mode}.core"));
         string markdown = Path.Combine(folder, "report.md");
 
         Diagext.Result result = Diagext.Run("analyze", folder, "--markdown", markdown);
