@@ -45,8 +45,9 @@ internal sealed class DumpHeapWalker
     }
 
     /// <summary>
-    /// Only a 64-bit .NET (Core) dump read from its file, the layout checked against ClrMD's walk (DumpHeapWalkerTests);
-    /// a live process, a 32-bit target and .NET Framework keep ClrMD's walk.
+    /// Only a 64-bit .NET (Core) target whose memory DiagExt reads itself (a dump's file, a stopped Linux process's
+    /// /proc/PID/mem), the layout checked against ClrMD's walk (DumpHeapWalkerTests); a 32-bit target, .NET Framework
+    /// and a process that is not stopped keep ClrMD's walk.
     /// </summary>
     public static bool Applies(IMemoryReader? memory, ClrHeap heap) =>
         memory is not null && heap.Runtime.DataTarget.DataReader.PointerSize == 8 && heap.Runtime.ClrInfo.Flavor == ClrFlavor.Core;

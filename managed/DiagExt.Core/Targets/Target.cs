@@ -1,5 +1,4 @@
 using DiagExt.Core.Native;
-using DiagExt.Core.Native.Elf;
 using IMemoryReader = DiagExt.Core.Native.IMemoryReader;
 using DiagExt.Core.Native.Minidump;
 using Microsoft.Diagnostics.Runtime;
@@ -16,7 +15,7 @@ public sealed class Target : IDisposable
     private readonly Lazy<IReadOnlyList<TargetThread>> _threads;
     private readonly Lazy<LiveObjects?> _liveness;
     private readonly Action? _onDispose;
-    private readonly ElfCoreFile? _core;
+    private readonly IMemoryReader? _memory;
 
     internal Target(
         string displayName,
@@ -28,7 +27,7 @@ public sealed class Target : IDisposable
         MinidumpFile? minidump,
         TargetOptions options,
         Action? onDispose = null,
-        ElfCoreFile? core = null)
+        IMemoryReader? memory = null)
     {
         DisplayName = displayName;
         Kind = kind;
@@ -37,7 +36,7 @@ public sealed class Target : IDisposable
         RuntimeStatus = runtimeStatus;
         ThreadTimes = threadTimes;
         Minidump = minidump;
-        _core = core;
+        _memory = memory;
         Options = options;
         _onDispose = onDispose;
         _threads = new(BuildThreads);
@@ -62,10 +61,10 @@ public sealed class Target : IDisposable
     internal MinidumpFile? Minidump { get; }
 
     /// <summary>
-    /// The dump file's memory read by DiagExt itself (thread-safe, no shared position), for bulk reads such as the heap
-    /// walk; null for a live process, whose memory only ClrMD reads.
+    /// Target memory read by DiagExt itself (thread-safe, no shared position), for bulk reads such as the heap walk: the
+    /// dump's file, or a stopped Linux process's /proc/PID/mem; null for other live processes, whose memory only ClrMD reads.
     /// </summary>
-    internal IMemoryReader? FileMemory => (IMemoryReader?)Minidump ?? _core;
+    internal IMemoryReader? FileMemory => (IMemoryReader?)Minidump ?? _memory;
 
     public TargetOptions Options { get; }
 
@@ -130,7 +129,7 @@ public sealed class Target : IDisposable
         Runtime?.Dispose();
         DataTarget.Dispose();
         Minidump?.Dispose();
-        _core?.Dispose();
+        (_memory as IDisposable)?.Dispose();
         _onDispose?.Invoke();
     }
 

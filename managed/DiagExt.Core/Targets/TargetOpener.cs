@@ -56,12 +56,10 @@ public static class TargetOpener
 
         // Read CPU times while the process runs: a suspended thread burns nothing.
         ThreadTimes times = ProcThreadTimesReader.Sample(pid, options.LiveCpuSampleWindow, cancellation);
-        DataTarget dataTarget;
-        IDisposable? hold;
-        Func<ProcessPause>? pause;
+        LiveDataTargets.Opened opened;
         try
         {
-            (dataTarget, hold, pause) = LiveDataTargets.Open(pid, ClrMdOptions(options), options.SuspendLiveProcess, cancellation);
+            opened = LiveDataTargets.Open(pid, ClrMdOptions(options), options.SuspendLiveProcess, cancellation);
         }
         catch (Exception e) when (e is not OutOfMemoryException and not OperationCanceledException)
         {
@@ -70,15 +68,19 @@ public static class TargetOpener
 
         try
         {
-            (ClrRuntime? runtime, RuntimeStatus status) = RuntimeLoader.Load(dataTarget, options, cancellation);
+            (ClrRuntime? runtime, RuntimeStatus status) = RuntimeLoader.Load(opened.DataTarget, options, cancellation);
             if (status.Availability == RuntimeAvailability.NotPresent)
                 status = status with { Problem = "not a .NET process: no .NET runtime is loaded in it" };
-            return new Target($"process {pid}", TargetKind.LiveProcess, dataTarget, runtime, status, times, null, options, hold is null ? null : hold.Dispose) { PauseSoFar = pause };
+            return new Target($"process {pid}", TargetKind.LiveProcess, opened.DataTarget, runtime, status, times, null, options, opened.Hold is null ? null : opened.Hold.Dispose, opened.Memory)
+            {
+                PauseSoFar = opened.Pause,
+            };
         }
         catch
         {
-            dataTarget.Dispose();
-            hold?.Dispose();
+            opened.DataTarget.Dispose();
+            opened.Memory?.Dispose();
+            opened.Hold?.Dispose();
             throw;
         }
     }

@@ -7,8 +7,8 @@ using Microsoft.Diagnostics.Runtime;
 namespace DiagExt.Tests.Heap;
 
 /// <summary>
-/// DiagExt's own heap walk (<see cref="DumpHeapWalker"/>, reading the dump file) against ClrMD's careful walk on the
-/// same real dumps: the same objects at the same addresses with the same MethodTables; and on a core patched to lie
+/// DiagExt's own heap walk (<see cref="DumpHeapWalker"/>, reading the dump file, or /proc/PID/mem of a stopped process)
+/// against ClrMD's careful walk on the same real dumps and on a live sample: the same objects at the same addresses with the same MethodTables; and on a core patched to lie
 /// (an object without a MethodTable, a string claiming 2 G chars) both end, report the same damage and see the same.
 /// </summary>
 [TestFixture]
@@ -20,6 +20,15 @@ public class DumpHeapWalkerTests
 
     [Test]
     public void Finds_what_ClrMDs_careful_walk_finds_in_the_DictCycle_core() => AssertSameWalk(DumpMaker.DumpOfSample("DictCycle", "dictcycle-dictionary.core"));
+
+    [Test]
+    public void Finds_what_ClrMDs_careful_walk_finds_in_a_stopped_live_process()
+    {
+        using SampleProcess sample = SampleProcess.StartAndWaitReady(SampleBuilder.Build("DictCycle"), [], TimeSpan.FromMinutes(3));
+        using Target target = TargetOpener.Attach(sample.Pid);
+        Assert.That(target.FileMemory, Is.Not.Null, "a stopped process's memory is read in bulk from /proc/PID/mem");
+        AssertSameWalk(BothWalks(target));
+    }
 
     [Test]
     public void An_object_without_a_MethodTable_hands_the_rest_of_its_segment_to_ClrMD()
@@ -48,7 +57,13 @@ public class DumpHeapWalkerTests
 
     private static void AssertSameWalk(string dump)
     {
-        (Walk own, Walk clrmd) = BothWalks(dump);
+        using Target target = TargetOpener.OpenDump(dump);
+        AssertSameWalk(BothWalks(target));
+    }
+
+    private static void AssertSameWalk((Walk Own, Walk ClrMD) walks)
+    {
+        (Walk own, Walk clrmd) = walks;
         Assert.That(own.Count, Is.EqualTo(clrmd.Count));
         Assert.That(own.Objects, Is.EqualTo(clrmd.Objects));
         Assert.That(own.Damage, Is.Empty);
@@ -62,6 +77,12 @@ public class DumpHeapWalkerTests
     private static (Walk Own, Walk ClrMD) BothWalks(string dump)
     {
         using Target target = TargetOpener.OpenDump(dump);
+        return BothWalks(target);
+    }
+
+    /// <summary>The heap pass with every object wanted, once through DiagExt's own reader of the target and once through ClrMD alone.</summary>
+    private static (Walk Own, Walk ClrMD) BothWalks(Target target)
+    {
         ClrHeap heap = target.Runtime!.Heap;
         Assert.That(target.FileMemory, Is.Not.Null);
         Walk Run(HeapIndex index, IHeapInterest all) =>

@@ -16,20 +16,23 @@ namespace DiagExt.Core.Targets.Live;
 /// </summary>
 internal static class LiveDataTargets
 {
-    /// <summary>
-    /// The data target, what releases the process (dispose it after the data target), and the pause so far (null when
-    /// diagext does not stop the process, or on macOS, where ClrMD's suspend is not timed).
-    /// </summary>
-    public static (DataTarget DataTarget, IDisposable? Hold, Func<ProcessPause>? Pause) Open(int pid, DataTargetOptions options, bool stop, CancellationToken cancellation)
+    /// <summary>The opened process: see <see cref="Open"/>.</summary>
+    /// <param name="Hold">What releases the process (dispose it after the data target).</param>
+    /// <param name="Pause">The pause so far (null when diagext does not stop the process, or on macOS, where ClrMD's suspend is not timed).</param>
+    /// <param name="Memory">The stopped process's memory read in bulk (Linux, <see cref="ProcMemory"/>), or null.</param>
+    public sealed record Opened(DataTarget DataTarget, IDisposable? Hold, Func<ProcessPause>? Pause, ProcMemory? Memory = null);
+
+    public static Opened Open(int pid, DataTargetOptions options, bool stop, CancellationToken cancellation)
     {
         if (!stop)
-            return (DataTarget.AttachToProcess(pid, suspend: false, options), null, null);
+            return new(DataTarget.AttachToProcess(pid, suspend: false, options), null, null);
         if (OperatingSystem.IsLinux())
         {
             LinuxThreadFreezer freezer = LinuxThreadFreezer.Freeze(pid, cancellation);
             try
             {
-                return (DataTarget.AttachToProcess(pid, suspend: false, options), freezer, () => new ProcessPause(freezer.Paused, PauseCause.Ptrace));
+                // Only a stopped process is read in bulk: a running one changes under a 1 MB block.
+                return new(DataTarget.AttachToProcess(pid, suspend: false, options), freezer, () => new ProcessPause(freezer.Paused, PauseCause.Ptrace), ProcMemory.TryOpen(pid));
             }
             catch
             {
@@ -43,9 +46,9 @@ internal static class LiveDataTargets
             var cloning = System.Diagnostics.Stopwatch.StartNew();
             DataTarget clone = DataTarget.CreateSnapshotAndAttach(pid, options);
             var pause = new ProcessPause(cloning.Elapsed, PauseCause.Clone);
-            return (clone, null, () => pause);
+            return new(clone, null, () => pause);
         }
-        return (DataTarget.AttachToProcess(pid, suspend: true, options), null, null);
+        return new(DataTarget.AttachToProcess(pid, suspend: true, options), null, null);
     }
 
     public static string DescribeFailure(int pid, Exception e)
