@@ -214,7 +214,7 @@ report=$work/report-$mode.txt
     echo "machine: $(nproc) cores ($(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)), $(awk '/MemTotal/ {printf "%.0f GB", $2 / 1048576}' /proc/meminfo) RAM, Linux $(uname -r)"
     echo "load average (1, 5, 15 min): $load_start at start, $load_end at end"
     echo "diagext: $build; .NET SDK $(dotnet --version), runtime $(basename "$runtime_dir"); ClrMD $(grep -o 'Microsoft.Diagnostics.Runtime" Version="[^"]*' Directory.Packages.props | sed 's/.*Version="//')"
-    echo "dump: $dump_size ELF core (createdump -u); $objects heap objects; $plan"
+    echo "dump: $dump_size ELF core (createdump -u, $(stat -Lc %s "$dump") bytes); $objects heap objects; $plan"
     echo "dotnet-dump: $dotnet_dump_note"
     echo
     printf '%-38s %9s %9s %10s %14s %11s %10s\n' command "wall s" "CPU s" "peak RSS" "objects/s" "wall/bare" "CPU/bare"

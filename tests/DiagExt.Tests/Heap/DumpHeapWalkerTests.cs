@@ -24,7 +24,8 @@ public class DumpHeapWalkerTests
     [Test]
     public void Finds_what_ClrMDs_careful_walk_finds_in_a_stopped_live_process()
     {
-        using SampleProcess sample = SampleProcess.StartAndWaitReady(SampleBuilder.Build("DictCycle"), [], TimeSpan.FromMinutes(3));
+        // Detached: this process ptraces it (SampleProcess says why a child would then outlive its Kill).
+        using SampleProcess sample = SampleProcess.StartAndWaitReady(SampleBuilder.Build("DictCycle"), [], TimeSpan.FromMinutes(3), detached: true);
         using Target target = TargetOpener.Attach(sample.Pid);
         Assert.That(target.FileMemory, Is.Not.Null, "a stopped process's memory is read in bulk from /proc/PID/mem");
         AssertSameWalk(BothWalks(target));

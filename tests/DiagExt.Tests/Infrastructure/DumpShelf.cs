@@ -43,7 +43,10 @@ public static class DumpShelf
                 Order.RemoveFirst();
                 if (!File.Exists(oldest.Value))
                     continue;
-                TestContext.Progress.WriteLine($"dump shelf: deleting {Path.GetFileName(oldest.Value)} (least recently used) to stay under {CapBytes >> 30} GB");
+                string line = $"dump shelf: deleting {Path.GetFileName(oldest.Value)} (least recently used) to stay under {CapBytes >> 30} GB";
+                TestContext.Progress.WriteLine(line);
+                // Also in a file: what was remade, and so what the cap costs in time, is read after a run.
+                File.AppendAllText(Path.Combine(Repo.WorkDirectory, "dump-shelf.log"), $"{DateTime.UtcNow:HH:mm:ss} {line}\n");
                 File.Delete(oldest.Value);
             }
         }

@@ -95,7 +95,9 @@ public class WindowsDotnetTargetTests
         // Entities decoded back to the characters, nothing swallowed up to the end of the line.
         Assert.That(heldBy, Does.StartWith("  held by: static Evil<link cmd=\".shell -ci"));
         Assert.That(heldBy, Does.EndWith("Field<b><link cmd=\".shell -ci \\\"calc\\\" cmd /c echo PWNED\">click me</link>\\u000aF"));
-        Assert.That(lines, Has.Some.Matches(@"^\s+at Dictionary<__Canon, Int32>\.\w+ <- .+; CPU user \d"), "the caller frame after ' <- ' and the CPU time survive");
+        // The dumped thread is inside Dictionary's code or in the hostile Hammer that calls it (timing: a CI run caught it
+        // in Hammer), so the frame is either; the caller after ' <- ' and the CPU time must survive both.
+        Assert.That(lines, Has.Some.Matches(@"^\s+at (Dictionary<__Canon, Int32>\.\w+|Evil<link .+\.Hammer<link .+) <- .+; CPU user \d"), "the caller frame after ' <- ' and the CPU time survive");
     }
 
     [Test]
