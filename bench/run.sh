@@ -13,7 +13,9 @@
 #   --r2r         measure only diagext published ReadyToRun (the dotnet tool's form)
 #   default: every command with the Native AOT diagext (the native executable: diagext as best shipped), and
 #   analyze again with the ReadyToRun one; ReadyToRun alone when this machine cannot compile AOT (no clang)
-# Environment: DOTNET_DUMP=<command> measures that dotnet-dump (e.g. one built from source) when none installs.
+# Environment: DOTNET_DUMP=<command> measures that dotnet-dump (e.g. one built from source) when none installs;
+#   DIAGEXT_AOT=<executable> measures that Native AOT diagext instead of compiling one (the suite passes the tool
+#   package's, so the minutes of the AOT compile are paid once).
 # Exit code: 0 when every check passed (analyze found exactly the generator's corrupt tables), 1 otherwise,
 # 2 when something needed is missing.
 set -euo pipefail
@@ -29,7 +31,7 @@ while [ $# -gt 0 ]; do
         --aot) builds=aot ;;
         --r2r) builds=r2r ;;
         --repeat) repeat=${2:-}; [[ "$repeat" =~ ^[1-9][0-9]*$ ]] || { echo "bench/run.sh: --repeat needs a number" >&2; exit 2; }; shift ;;
-        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "bench/run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
     shift
@@ -68,7 +70,11 @@ if [ "$builds" != aot ]; then
         --nologo -v q -clp:"ErrorsOnly;NoSummary" >/dev/null || fail "publishing diagext (ReadyToRun) failed"
     r2r=("$work/diagext/diagext")
 fi
-if [ "$builds" != r2r ]; then
+if [ "$builds" != r2r ] && [ -n "${DIAGEXT_AOT:-}" ]; then
+    [ -x "$DIAGEXT_AOT" ] || fail "DIAGEXT_AOT=$DIAGEXT_AOT is not an executable"
+    log "Native AOT: $DIAGEXT_AOT (DIAGEXT_AOT), not compiled again"
+    aot=("$DIAGEXT_AOT")
+elif [ "$builds" != r2r ]; then
     if aot_log=$(bash scripts/publish-aot.sh "$work/diagext-aot" 2>&1); then
         aot=("$work/diagext-aot/diagext")
     elif [ "$builds" = aot ]; then

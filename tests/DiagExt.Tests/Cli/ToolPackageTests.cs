@@ -16,20 +16,9 @@ public class ToolPackageTests
 {
     private const string Version = "0.1.0";
 
-    private static string Work => Path.Combine(Repo.WorkDirectory, "tool-package");
+    private static string Work => ToolPackages.Work;
 
-    private static readonly Lazy<string> Packed = new(() =>
-    {
-        if (Directory.Exists(Work))
-            Directory.Delete(Work, recursive: true);
-        string source = Path.Combine(Work, "nupkg");
-        // The AOT compile is most of it (a minute or two of CPU; less when bench/run.sh compiled the same code first).
-        ProcessRunner.Result pack = ProcessRunner.Run("bash", [Path.Combine(Repo.Root, "scripts", "pack-tool.sh"), source], TimeSpan.FromMinutes(20));
-        Assert.That(pack.ExitCode, Is.Zero, pack.Stdout + pack.Stderr);
-        return source;
-    });
-
-    private static readonly Lazy<string> Installed = new(() => Install(Packed.Value, "tools"));
+    private static readonly Lazy<string> Installed = new(() => Install(ToolPackages.Folder, "tools"));
 
     private static string Install(string source, string into)
     {
@@ -75,7 +64,7 @@ public class ToolPackageTests
     {
         // This machine stands in for such a platform: a pointer naming linux-arm64 and any (nothing for linux-x64),
         // with the 'any' package the script made, so the CLI's own choice of package is what is tested.
-        string packed = Packed.Value; // first: packing empties the work folder
+        string packed = ToolPackages.Folder; // first: packing empties the work folder
         string source = Path.Combine(Work, "other-platform");
         Directory.CreateDirectory(source);
         File.Copy(Path.Combine(packed, $"diagext.any.{Version}.nupkg"), Path.Combine(source, $"diagext.any.{Version}.nupkg"), overwrite: true);
@@ -94,7 +83,7 @@ public class ToolPackageTests
     [Test]
     public void The_pointer_package_carries_no_code_and_names_both_packages()
     {
-        using ZipArchive package = ZipFile.OpenRead(Path.Combine(Packed.Value, $"diagext.{Version}.nupkg"));
+        using ZipArchive package = ZipFile.OpenRead(Path.Combine(ToolPackages.Folder, $"diagext.{Version}.nupkg"));
         Assert.That(package.Entries.Select(e => e.FullName).Where(n => n.StartsWith("tools/", StringComparison.Ordinal)), Is.EqualTo(new[] { "tools/any/any/DotnetToolSettings.xml" }));
         XElement settings = XDocument.Load(package.GetEntry("tools/any/any/DotnetToolSettings.xml")!.Open()).Root!;
         Assert.That(settings.Descendants("RuntimeIdentifierPackage").Select(p => (string?)p.Attribute("RuntimeIdentifier") + "=" + (string?)p.Attribute("Id")),
@@ -104,7 +93,7 @@ public class ToolPackageTests
     [Test]
     public void The_package_has_a_readme_a_licence_and_a_description_of_what_ships()
     {
-        using ZipArchive package = ZipFile.OpenRead(Path.Combine(Packed.Value, $"diagext.{Version}.nupkg"));
+        using ZipArchive package = ZipFile.OpenRead(Path.Combine(ToolPackages.Folder, $"diagext.{Version}.nupkg"));
         XElement metadata = XDocument.Load(package.Entries.Single(e => e.FullName.EndsWith(".nuspec")).Open()).Root!.Elements().Single(e => e.Name.LocalName == "metadata");
         string Field(string name) => metadata.Elements().Single(e => e.Name.LocalName == name).Value;
 

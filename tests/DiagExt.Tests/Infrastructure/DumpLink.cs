@@ -12,11 +12,15 @@ public static class DumpLink
     public static void Place(string source, string target)
     {
         File.Delete(target);
-        if (link(source, target) != 0)
+        // AT_SYMLINK_FOLLOW: a dump that is itself a symbolic link is linked as the file it names.
+        if (linkat(AtCurrentDirectory, source, AtCurrentDirectory, target, AtSymlinkFollow) != 0)
             File.Copy(source, target);
     }
 
+    private const int AtCurrentDirectory = -100;
+    private const int AtSymlinkFollow = 0x400;
+
     // DllImport, not LibraryImport: the test project does not allow unsafe code; a string marshals as UTF-8 on Linux.
     [DllImport("libc", SetLastError = true)]
-    private static extern int link(string oldPath, string newPath);
+    private static extern int linkat(int oldDirectory, string oldPath, int newDirectory, string newPath, int flags);
 }
