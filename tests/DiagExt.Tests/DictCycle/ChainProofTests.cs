@@ -44,6 +44,8 @@ public class ChainProofTests
             HashTableDiagnosis careful = HashTableClassifier.Classify(image, fastPath: false);
             Assert.That(Describe(HashTableClassifier.Classify(image)), Is.EqualTo(Describe(careful)), name);
             bool isProven = ChainProof.Prove(image, Used(image)) is not null;
+            // Blocks of four entries: the grouping by successor block, which a small table never needs, exercised.
+            Assert.That(ChainProof.Prove(image, Used(image), blockShift: 2), Is.EqualTo(ChainProof.Prove(image, Used(image))), name);
             proven += isProven ? 1 : 0;
             corrupt += careful.IsHealthy ? 0 : 1;
             // A table the proof accepts has no chain defect: only count or free-list ones can remain.
@@ -66,7 +68,9 @@ public class ChainProofTests
                 HashTableImage damaged = Damage(image, random, out string what);
                 string careful = Describe(HashTableClassifier.Classify(damaged, fastPath: false));
                 Assert.That(Describe(HashTableClassifier.Classify(damaged)), Is.EqualTo(careful), $"{name}, {what}");
-                proven += ChainProof.Prove(damaged, Used(damaged)) is not null ? 1 : 0;
+                int? proof = ChainProof.Prove(damaged, Used(damaged));
+                Assert.That(ChainProof.Prove(damaged, Used(damaged), blockShift: 2), Is.EqualTo(proof), $"{name}, {what}, blocks of four");
+                proven += proof is not null ? 1 : 0;
                 checkedImages++;
             }
         }
@@ -91,6 +95,7 @@ public class ChainProofTests
         HashTableImage looped = Copy(image, buckets: buckets, nexts: nexts);
 
         Assert.That(ChainProof.Prove(looped, Used(looped)), Is.Null, name);
+        Assert.That(ChainProof.Prove(looped, Used(looped), blockShift: 1), Is.Null, name);
         Assert.That(HashTableClassifier.Classify(looped).Defects.Select(d => d.Kind), Has.Member(DefectKind.OrphanedEntry));
     }
 
