@@ -21,15 +21,26 @@ internal static class HashTableClassifier
     /// <summary>Chain heads loaded ahead of their walks (see TouchHeads).</summary>
     private const int BucketBatch = 32;
 
+    /// <summary>
+    /// Used entries from which the fast path looks for equal hash codes on a second thread while the proof runs: the
+    /// two read the same arrays and neither needs the other until both are done. Below it a thread costs more than it saves.
+    /// </summary>
+    internal const int ConcurrentFrom = 1 << 20;
+
     /// <param name="fastPath">
     /// Try <see cref="ChainProof"/> first (false only in tests that compare it with the careful walk).
     /// </param>
-    public static HashTableDiagnosis Classify(HashTableImage t, bool fastPath = true)
+    /// <param name="concurrent">A second core may help with a big table (false when the caller was asked for one thread).</param>
+    public static HashTableDiagnosis Classify(HashTableImage t, bool fastPath = true, bool concurrent = false) =>
+        Classify(t, fastPath, concurrent ? ConcurrentFrom : int.MaxValue);
+
+    /// <summary>As above, with a second thread from <paramref name="concurrentFrom"/> used entries on (tests give 0).</summary>
+    internal static HashTableDiagnosis Classify(HashTableImage t, bool fastPath, int concurrentFrom)
     {
         var state = new ClassifierState(t);
         state.CheckSizes();
         state.WalkFreeList();
-        if (!fastPath || !state.TryProveChains())
+        if (!fastPath || !state.TryProveChains(concurrentFrom))
         {
             state.WalkBuckets();
             state.Sweep();
@@ -121,6 +132,10 @@ internal static class HashTableClassifier
             if (expected is int e && e != _freeLength)
                 Add(DefectKind.FreeCountMismatch, [], [], $"the free list holds {_freeLength} entries but {(_layout.HighWaterIsLastIndex ? "lastIndex - count" : "freeCount")} says {e}");
 
+            // The list's entries are free, distinct and in range (checked above), so when it holds as many as there
+            // are free entries, none is off it: a tight count settles the usual case without a lookup per entry.
+            if (_freeListSound && CountFree() == _freeLength)
+                return;
             for (int i = 0; i < _n; i++)
                 if (_t.IsFree(i) && !_onFree[i])
                     Group(DefectKind.CorruptFreeList, [i], [], ("free entry not on the free list", "free entries not on the free list"));
@@ -132,15 +147,43 @@ internal static class HashTableClassifier
             }
         }
 
+        [MethodImpl(MethodImplOptions.AggressiveOptimization)] // runs once per table, millions of iterations: skip tier-0 code
+        private int CountFree()
+        {
+            int[] hashes = _t.HashCodes, nexts = _t.Nexts;
+            int free = 0;
+            if (_layout.LiveByHashCode)
+            {
+                for (int i = 0; i < _n; i++)
+                    free += hashes[i] < 0 ? 1 : 0;
+            }
+            else
+            {
+                for (int i = 0; i < _n; i++)
+                    free += nexts[i] < -1 ? 1 : 0;
+            }
+            return free;
+        }
+
         /// <summary>
         /// The fast path (<see cref="ChainProof"/>), taken only when it proves there is nothing for the careful walk
         /// to report; then only the count and the duplicate-key candidates remain to check.
         /// </summary>
-        public bool TryProveChains()
+        public bool TryProveChains(int concurrentFrom)
         {
-            if (ChainProof.Prove(_t, _n) is not int live)
+            // EqualHashGroups reads only the entries' own hash codes and nexts, never follows an index, so it is safe
+            // to start before the proof has vouched for the chains; its pairs are dropped if the proof fails.
+            Task? collecting = null;
+            if (_t.KeysEqual is not null && _n >= concurrentFrom)
+                collecting = Task.Run(() => EqualHashGroups.Collect(_t, _n, _keyPairs));
+            int? proven = ChainProof.Prove(_t, _n);
+            collecting?.Wait(); // a task no pool thread has taken yet runs here, inline: no wait on a starved pool
+            if (proven is not int live)
+            {
+                _keyPairs = new();
                 return false;
-            if (_t.KeysEqual is not null)
+            }
+            if (collecting is null && _t.KeysEqual is not null)
                 EqualHashGroups.Collect(_t, _n, _keyPairs);
             CheckCount(live);
             return true;

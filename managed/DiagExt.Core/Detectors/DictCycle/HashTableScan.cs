@@ -70,7 +70,7 @@ internal static class HashTableScan
             return (null, $"{TypeNames.Short(CollectionTypeName(type))} at {(Address)obj.Address}: {problem}");
         if (status != HashTableReader.Status.Read)
             return (null, null);
-        HashTableDiagnosis diagnosis = HashTableClassifier.Classify(instance!.Image);
+        HashTableDiagnosis diagnosis = HashTableClassifier.Classify(instance!.Image, concurrent: target.Workers > 1);
         return (diagnosis.IsHealthy ? null : new CorruptHashTable(CollectionTypeName(type), instance, diagnosis), null);
     }
 
