@@ -66,7 +66,7 @@ internal sealed class EntryKeyComparer(Target target, ClrHeap heap, ulong entrie
             ends[2 * p] = ((long)pairs[p].A << 32) | (uint)(2 * p);
             ends[2 * p + 1] = ((long)pairs[p].B << 32) | (uint)(2 * p + 1);
         }
-        Array.Sort(ends);
+        RadixSort.Sort(ends);
         var indices = new List<int>();
         var slotOf = new int[ends.Length];
         foreach (long end in ends)

@@ -73,7 +73,7 @@ internal static class EqualHashGroups
         }
         if (count < 2)
             return;
-        Array.Sort(keys, 0, count);
+        RadixSort.Sort(keys.AsSpan(0, count));
         Emit(keys.AsSpan(0, count), new FastModulo((uint)t.Buckets.Length), pairs);
     }
 
@@ -111,6 +111,7 @@ internal static class EqualHashGroups
     }
 
     /// <summary>Marks a slot seen, or seen twice when it was seen before. Seen and seen-twice words sit side by side: one cache line per slot.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)] // per entry, twice per round: Native AOT left these as calls
     private static void Mark(ulong[] map, uint slot)
     {
         ref ulong seen = ref map[(slot >> 6) << 1];
@@ -163,8 +164,10 @@ internal static class EqualHashGroups
 
     private static int BitsFor(int count, int extraBits) => Math.Clamp(BitOperations.Log2((uint)Math.Max(count, 1)) + extraBits, 10, 28);
 
+    [MethodImpl(MethodImplOptions.AggressiveInlining)] // per entry, twice per round: Native AOT left these as calls
     private static bool SeenTwice(ulong[] map, uint slot) => (map[((slot >> 6) << 1) + 1] & (1UL << (int)slot)) != 0;
 
     /// <summary>A bitmap slot for a hash code; multiplied first, as small integer keys hash to themselves.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)] // per entry, twice per round: Native AOT left these as calls
     private static uint Slot(int hash, int bits, uint multiplier) => ((uint)hash * multiplier) >> (32 - bits);
 }
