@@ -45,9 +45,7 @@ dump=$work/dumps/$mode.core
 genlog=$work/dumps/$mode.heapgen.log
 mkdir -p "$runs" "$work/dumps"
 rm -f "$runs"/*
-log() { printf '[bench] %s\n' "$*" >&2; }
-calc() { awk "BEGIN { printf \"%.4f\", $* }"; }
-fail() { log "$*"; exit 2; }
+source bench/lib.sh # log, calc, fail, measure, find_createdump, find_dotnet_dump
 
 # ---- what runs where -------------------------------------------------------------------------------------
 command -v dotnet >/dev/null 2>&1 || fail "the .NET 10 SDK is missing: run scripts/setup.sh first"
@@ -94,9 +92,7 @@ barewalk=bench/BareWalk/bin/Release/net10.0/BareWalk
 heapgen=bench/HeapGen/bin/Release/net10.0/HeapGen
 classifybig=bench/ClassifyBig/bin/Release/net10.0/ClassifyBig
 # The runtime HeapGen runs on (the newest 10.x) ships the createdump that must dump it.
-runtime_dir=$(dotnet --list-runtimes | awk '/Microsoft.NETCore.App 10\./ {v=$2; p=$3} END {gsub(/[\[\]]/, "", p); print p "/" v}')
-createdump=$runtime_dir/createdump
-[ -x "$createdump" ] || fail "no createdump in $runtime_dir"
+find_createdump
 
 # ---- the dump ----------------------------------------------------------------------------------------------
 if [ "$reuse" -eq 1 ] && [ -s "$dump" ] && [ -s "$genlog" ]; then
@@ -130,28 +126,6 @@ dump_done=$SECONDS
 # ---- measuring -----------------------------------------------------------------------------------------------
 names=()
 declare -A wall cpu rss code
-# measure NAME COMMAND...: the fastest of --repeat runs under GNU time; stdout/stderr kept in $runs/NAME.*
-measure() {
-    local name=$1; shift
-    local best="" i
-    for i in $(seq 1 "$repeat"); do
-        set +e
-        /usr/bin/time -f '%e %U %S %M' -o "$runs/$name.time" "$@" > "$runs/$name.out.$i" 2> "$runs/$name.err.$i" < /dev/null
-        local status=$?
-        set -e
-        # GNU time prefixes "Command exited with non-zero status N" on failure: the numbers are the last line.
-        read -r w u s m < <(tail -n 1 "$runs/$name.time")
-        if [ -z "$best" ] || awk -v a="$w" -v b="$best" 'BEGIN { exit !(a < b) }'; then
-            best=$w
-            wall[$name]=$w cpu[$name]=$(calc "$u + $s") rss[$name]=$((m / 1024)) code[$name]=$status
-            cp "$runs/$name.out.$i" "$runs/$name.out"
-            cp "$runs/$name.err.$i" "$runs/$name.err"
-        fi
-    done
-    names+=("$name")
-    log "$(printf '%-28s %7.2fs wall %7.2fs CPU %6d MB  (exit %s)' "$name" "${wall[$name]}" "${cpu[$name]}" "${rss[$name]}" "${code[$name]}")"
-}
-
 log "measuring (fastest of $repeat run(s) each)"
 measure bare-walk "$barewalk" "$dump"
 objects=$(awk '/^OBJECTS/ {print $2}' "$runs/bare-walk.out")
@@ -171,30 +145,10 @@ for detector in $detectors; do
     measure "$detector alone" "${diagext[@]}" "$detector" "$dump" --json
 done
 
-# dotnet-dump, when it is here or installs (the NuGet mirror of a build machine may not have it); DOTNET_DUMP
-# names one built elsewhere, to measure it anyway.
-dotnet_dump=() dotnet_dump_note=""
-if command -v dotnet-dump >/dev/null 2>&1; then
-    dotnet_dump=(dotnet-dump)
-elif [ -x "$work/tools/dotnet-dump" ]; then
-    dotnet_dump=("$work/tools/dotnet-dump")
-else
-    log "dotnet-dump is not installed: trying 'dotnet tool install dotnet-dump'"
-    if install_log=$(timeout 300 dotnet tool install dotnet-dump --tool-path "$work/tools" 2>&1); then
-        dotnet_dump=("$work/tools/dotnet-dump")
-    else
-        dotnet_dump_note="'dotnet tool install dotnet-dump' failed here: $(echo "$install_log" | grep -m1 -iE 'error|unable|not found|could not' || echo "$install_log" | head -n 1)"
-    fi
-fi
-if [ -n "${DOTNET_DUMP:-}" ]; then
-    read -r -a dotnet_dump <<< "$DOTNET_DUMP"
-fi
+find_dotnet_dump
 if [ ${#dotnet_dump[@]} -gt 0 ]; then
-    dotnet_dump_note="${dotnet_dump_note:+$dotnet_dump_note; }measured: dotnet-dump $("${dotnet_dump[@]}" --version 2>/dev/null | head -n 1) (${dotnet_dump[*]})"
     measure "dotnet-dump dumpheap -stat" "${dotnet_dump[@]}" analyze "$dump" -c "dumpheap -stat" -c exit
     measure "dotnet-dump dumpheap -type Dictionary" "${dotnet_dump[@]}" analyze "$dump" -c "dumpheap -type Dictionary" -c exit
-else
-    dotnet_dump_note="$dotnet_dump_note; not measured"
 fi
 
 log "the dictcycle classifier alone on the largest table of the dump"
@@ -258,7 +212,7 @@ report=$work/report-$mode.txt
     fi
     target "largest table's first classification, s" "$(awk '/^CLASSIFY_SECONDS/ {print $2}' "$runs/classify-largest.out")" "<=" 0.2
     target "hang's cost in analyze, % (analyze / analyze without hang - 1)" "$(calc "(${wall[analyze]} / ${wall[analyze without hang]} - 1) * 100")" "<=" 5
-    echo "  small dumps (healthy 52 k objects, the demo's core) against dotnet-dump: not measured by this script"
+    echo "  small dumps (a healthy process, the demo's corrupt table) against dotnet-dump: bench/small.sh"
     printf 'analyze/bare-walk ratio: %.2f (%s)\n' "$(calc "${wall[analyze]} / ${wall[bare-walk]}")" "$build"
 } | tee "$report"
 log "report saved to $report; outputs of each command in $runs/"
