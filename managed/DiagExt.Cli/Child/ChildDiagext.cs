@@ -1,6 +1,7 @@
 using System.ComponentModel;
 using System.Diagnostics;
 using System.Globalization;
+using System.Reflection;
 using System.Text;
 using DiagExt.Core.Errors;
 
@@ -109,6 +110,13 @@ public sealed class ChildDiagext : IDisposable
 
     private static (string FileName, IReadOnlyList<string> Arguments) Command(IEnumerable<string> arguments)
     {
+        // This process is diagext's own executable (the native one or the apphost), perhaps renamed or copied away from
+        // its folder: start it again as it is. Looking only for a file named diagext beside it sent a renamed native
+        // executable to 'dotnet diagext.dll', which does not exist (every analysis failed).
+        string? self = Environment.ProcessPath;
+        if (self is not null && Path.GetFileNameWithoutExtension(self) != "dotnet" && Assembly.GetEntryAssembly()?.GetName().Name == "diagext")
+            return (self, arguments.ToList());
+        // Otherwise a host runs diagext.dll: the dotnet host ('dotnet tool' installs, dotnet diagext.dll) or the test host.
         string folder = AppContext.BaseDirectory;
         string apphost = Path.Combine(folder, OperatingSystem.IsWindows() ? "diagext.exe" : "diagext");
         if (File.Exists(apphost))

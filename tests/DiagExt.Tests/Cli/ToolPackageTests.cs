@@ -60,6 +60,28 @@ public class ToolPackageTests
     }
 
     [Test]
+    public void A_renamed_native_executable_still_starts_its_isolated_child()
+    {
+        // analyze of one dump runs in a child diagext: it used to look for a file named diagext beside itself, so a copy
+        // under another name started 'dotnet diagext.dll', which is not there, and every analysis failed (exit 1, no findings).
+        if (ToolPackages.NativeExecutable is not { } native)
+        {
+            Assert.Ignore("no Native AOT diagext on this machine (clang missing)");
+            return;
+        }
+        string folder = Path.Combine(Work, "renamed");
+        Directory.CreateDirectory(folder);
+        string renamed = Path.Combine(folder, "diagext-copy");
+        File.Copy(native, renamed, overwrite: true);
+        string dump = DumpMaker.DumpOfSample("DictCycle", "dictcycle-dictionary.core");
+
+        ProcessRunner.Result result = ProcessRunner.Run(renamed, ["analyze", dump, "--json"], TimeSpan.FromMinutes(2));
+
+        Assert.That(result.ExitCode, Is.EqualTo(1), result.Stdout + result.Stderr);
+        Assert.That(result.Stdout, Does.Contain("\"detector\": \"dictcycle\""), result.Stderr);
+    }
+
+    [Test]
     public void A_platform_without_its_own_package_gets_the_framework_dependent_one()
     {
         // This machine stands in for such a platform: a pointer naming linux-arm64 and any (nothing for linux-x64),
