@@ -36,7 +36,6 @@ internal static class ChainProof
         if (n == 0 || buckets.Length == 0 || n > nexts.Length || n > hashes.Length)
             return null; // nothing to gain: the careful walk is immediate
         HashTableLayout layout = t.Layout;
-        bool liveByHashCode = layout.LiveByHashCode;
         var bucketOf = new FastModulo((uint)buckets.Length);
         bool bad = false;
         long edges = 0;
@@ -46,7 +45,7 @@ internal static class ChainProof
         for (int i = 0; i < n; i++)
         {
             int next = nexts[i], hash = hashes[i];
-            if (liveByHashCode ? hash < 0 : next < -1)
+            if (layout.IsFree(hash, next))
                 continue; // free: its next belongs to the free list, checked by the free-list walk
             live++;
             ulong bucket = bucketOf.Remainder((uint)hash);

@@ -152,16 +152,8 @@ internal static class HashTableClassifier
         {
             int[] hashes = _t.HashCodes, nexts = _t.Nexts;
             int free = 0;
-            if (_layout.LiveByHashCode)
-            {
-                for (int i = 0; i < _n; i++)
-                    free += hashes[i] < 0 ? 1 : 0;
-            }
-            else
-            {
-                for (int i = 0; i < _n; i++)
-                    free += nexts[i] < -1 ? 1 : 0;
-            }
+            for (int i = 0; i < _n; i++)
+                free += _layout.IsFree(hashes[i], nexts[i]) ? 1 : 0;
             return free;
         }
 

@@ -1,3 +1,5 @@
+using System.Runtime.CompilerServices;
+
 namespace DiagExt.Core.Detectors.DictCycle;
 
 /// <summary>
@@ -63,6 +65,7 @@ public sealed record HashTableLayout
     public required bool LiveByHashCode { get; init; }
 
     /// <summary>Whether an entry with these raw fields is free (removed or never used) rather than live.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)] // once per entry in the classifier's passes over millions of entries
     public bool IsFree(int hashCode, int next) => LiveByHashCode ? hashCode < 0 : next < -1;
 
     /// <summary>A free entry's next holds StartOfFreeList(-3) - nextFree instead of nextFree.</summary>
