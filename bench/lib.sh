@@ -1,5 +1,5 @@
-# Shared by bench/run.sh and bench/small.sh (sourced, not run): logging, arithmetic, timing a command, and finding
-# the programs both measure (diagext compiled by Native AOT, dotnet-dump, the runtime's createdump).
+# Shared by bench/run.sh and bench/small.sh (sourced, not run): logging, arithmetic, timing a command, checking a
+# result, and finding the programs both measure (dotnet-dump, the runtime's createdump).
 # The caller sets: work (artifacts folder), runs (where outputs go), repeat (runs per command), and declares
 #   names=() and declare -A wall cpu rss code   before calling measure.
 
@@ -28,6 +28,10 @@ measure() {
     names+=("$name")
     log "$(printf '%-28s %7.2fs wall %7.2fs CPU %6d MB  (exit %s)' "$name" "${wall[$name]}" "${cpu[$name]}" "${rss[$name]}" "${code[$name]}")"
 }
+
+# check ACTUAL EXPECTED WHAT: one line saying whether a run gave what it must; a miss sets checks_failed=1 (the
+# caller sets checks_failed=0 first and exits with it).
+check() { if [ "$1" = "$2" ]; then log "check ok: $3 ($1)"; else log "CHECK FAILED: $3: expected $2, got $1"; checks_failed=1; fi; }
 
 # The createdump of the newest installed .NET 10 runtime (the one the bench programs and samples run on); sets
 # runtime_dir and createdump.

@@ -45,7 +45,7 @@ dump=$work/dumps/$mode.core
 genlog=$work/dumps/$mode.heapgen.log
 mkdir -p "$runs" "$work/dumps"
 rm -f "$runs"/*
-source bench/lib.sh # log, calc, fail, measure, find_createdump, find_dotnet_dump
+source bench/lib.sh # log, calc, fail, measure, check, find_createdump, find_dotnet_dump
 
 # ---- what runs where -------------------------------------------------------------------------------------
 command -v dotnet >/dev/null 2>&1 || fail "the .NET 10 SDK is missing: run scripts/setup.sh first"
@@ -156,7 +156,6 @@ log "the dictcycle classifier alone on the largest table of the dump"
 
 # ---- checks ------------------------------------------------------------------------------------------------------
 checks_failed=0
-check() { if [ "$1" = "$2" ]; then log "check ok: $3 ($1)"; else log "CHECK FAILED: $3: expected $2, got $1"; checks_failed=1; fi; }
 findings=$(grep -c '"detector": "dictcycle"' "$runs/analyze.out" || true)
 check "${code[analyze]}" 1 "analyze exits 1 (hazards found)"
 check "$findings" "$expected_findings" "analyze reports the generator's corrupt tables, and only those"

@@ -2,7 +2,7 @@
 # Issue 33's small-dump target: the native diagext's `analyze` against dotnet-dump's `dumpheap -stat` on the two
 # small dumps the issue names, made here from the repository's samples: a healthy busy process (samples/Healthy)
 # and the demo's corrupt Dictionary (samples/DictCycle, dumped as scripts/demo.sh dumps it, with the exceptions its
-# threads keep throwing on the heap). Each command runs --repeat times in turn (default 5), the fastest kept; one
+# threads keep throwing on the heap). Each command runs --repeat times (default 5), the fastest kept; one
 # verdict line per dump. The dumps are deleted afterwards. Exits 1 if analyze does not find what each dump is known
 # to hold (nothing in the healthy one, the corrupt table in the demo's), 2 if something it needs is missing.
 # usage: bench/small.sh [--repeat N]
@@ -10,7 +10,7 @@
 #              DOTNET_DUMP=<command> measures that dotnet-dump, as bench/run.sh does.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source bench/lib.sh # log, calc, fail, measure, find_createdump, find_dotnet_dump
+source bench/lib.sh # log, calc, fail, measure, check, find_createdump, find_dotnet_dump
 
 repeat=5
 while [ $# -gt 0 ]; do
@@ -80,7 +80,6 @@ done
 
 # What the dumps are known to hold: the healthy process nothing (exit 0), the demo's a corrupt table (exit 1).
 checks_failed=0
-check() { if [ "$1" = "$2" ]; then log "check ok: $3 ($1)"; else log "CHECK FAILED: $3: expected $2, got $1"; checks_failed=1; fi; }
 check "${code[healthy: analyze]}" 0 "analyze finds nothing in the healthy process"
 check "${code[demo: analyze]}" 1 "analyze finds the demo's corrupt table"
 
