@@ -1,4 +1,3 @@
-using System.Collections.Immutable;
 using System.Reflection.Metadata;
 using DiagExt.Core.Il;
 using Microsoft.Diagnostics.Runtime;
@@ -7,7 +6,8 @@ namespace DiagExt.Core.Targets;
 
 /// <summary>
 /// The images of the modules loaded in a target: read from the target's memory, or from the file on disk
-/// when memory lacks it and the file's MVID matches the module's metadata in memory. Owns what it opens.
+/// when memory lacks it and the file's MVID matches the module's metadata in memory; and their metadata alone,
+/// for what needs no method body (<see cref="MetadataFor"/>). Owns what it opens.
 /// </summary>
 internal sealed class LoadedModuleImages : IDisposable
 {
@@ -17,11 +17,15 @@ internal sealed class LoadedModuleImages : IDisposable
     public const int MaxModules = 20_000;
 
     private readonly Dictionary<ulong, AssemblyImage?> _images = [];
+    private readonly Dictionary<ulong, MetadataImage?> _metadata = [];
     private readonly Target _target;
 
     public LoadedModuleImages(Target target) => _target = target;
 
     public List<string> Problems { get; } = [];
+
+    /// <summary>How many module images are open (read whole): tests check what needs only metadata opens none.</summary>
+    internal int ImagesOpened => _images.Values.Count(i => i is not null);
 
     public AssemblyImage? For(ClrModule module)
     {
@@ -33,10 +37,28 @@ internal sealed class LoadedModuleImages : IDisposable
         return image;
     }
 
+    /// <summary>
+    /// A module's metadata: the open image's, else the blob in the target's memory (CoreLib's is 3 MB of a 16 MB image),
+    /// else the image's (a dump without the blob, a file on disk). Null when none can be read.
+    /// </summary>
+    public MetadataReader? MetadataFor(ClrModule module)
+    {
+        if (_images.TryGetValue(module.Address, out AssemblyImage? open) && open is not null)
+            return open.Metadata;
+        if (!_metadata.TryGetValue(module.Address, out MetadataImage? metadata))
+        {
+            metadata = module.IsDynamic ? null : FromMemory(module);
+            _metadata[module.Address] = metadata;
+        }
+        return metadata?.Metadata ?? For(module)?.Metadata;
+    }
+
     public void Dispose()
     {
         foreach (AssemblyImage? image in _images.Values)
             image?.Dispose();
+        foreach (MetadataImage? metadata in _metadata.Values)
+            metadata?.Dispose();
     }
 
     private AssemblyImage? Open(ClrModule module)
@@ -98,20 +120,25 @@ internal sealed class LoadedModuleImages : IDisposable
 
     private Guid? MemoryMvid(ClrModule module)
     {
-        if (module.MetadataAddress == 0 || module.MetadataLength is 0 or > MaxImageBytes)
-            return null;
-        byte[] bytes = new byte[module.MetadataLength];
-        if (_target.ReadMemory(module.MetadataAddress, bytes) != bytes.Length)
+        using MetadataImage? metadata = FromMemory(module);
+        if (metadata is null)
             return null;
         try
         {
-            using var provider = MetadataReaderProvider.FromMetadataImage(ImmutableArray.Create(bytes));
-            MetadataReader reader = provider.GetMetadataReader();
-            return reader.GetGuid(reader.GetModuleDefinition().Mvid);
+            return metadata.Metadata.GetGuid(metadata.Metadata.GetModuleDefinition().Mvid);
         }
         catch (Exception e) when (MalformedMetadata.Is(e))
         {
             return null;
         }
+    }
+
+    /// <summary>The module's metadata blob as the runtime sees it in the target's memory; null when not all there or malformed.</summary>
+    private MetadataImage? FromMemory(ClrModule module)
+    {
+        if (module.MetadataAddress == 0 || module.MetadataLength is 0 or > MaxImageBytes)
+            return null;
+        byte[] bytes = new byte[module.MetadataLength];
+        return _target.ReadMemory(module.MetadataAddress, bytes) == bytes.Length ? MetadataImage.TryRead(bytes) : null;
     }
 }

@@ -56,19 +56,30 @@ public sealed class CtorOrderDetector : IDetector, IFileScan
     {
         ClrRuntime runtime = context.Target.Runtime!;
         using var images = new LoadedModuleImages(context.Target);
-        var sites = new List<(CallSite Site, ClrModule Module)>();
-        foreach (ClrModule module in runtime.EnumerateModules().DistinctBy(m => m.Address).Take(MaxModules))
+        string? runtimeDirectory = RuntimeDirectory(runtime);
+        ClrModule[] modules = runtime.EnumerateModules().DistinctBy(m => m.Address).Take(MaxModules).ToArray();
+        var sitesOf = new List<CallSite>?[modules.Length];
+        void ScanModules(bool runtimeOwn)
         {
-            context.Cancellation.ThrowIfCancellationRequested();
-            if (images.For(module) is not { } image)
-                continue;
-            CallSiteScan scan = CallSiteScanner.Scan(image, context.Cancellation);
-            images.Problems.AddRange(scan.Problems);
-            sites.AddRange(scan.Sites.Select(s => (s, module)));
+            for (int i = 0; i < modules.Length; i++)
+            {
+                context.Cancellation.ThrowIfCancellationRequested();
+                if (IsUnder(modules[i].Name, runtimeDirectory) != runtimeOwn || images.For(modules[i]) is not { } image)
+                    continue;
+                CallSiteScan scan = CallSiteScanner.Scan(image, context.Cancellation);
+                images.Problems.AddRange(scan.Problems);
+                sitesOf[i] = [.. scan.Sites];
+            }
         }
 
+        // The application's modules first, while the heap pass runs; the runtime's own libraries only when this process
+        // shows a type reordered: their sites are reported for no other type (below), and unread, CoreLib's 16 MB image
+        // stays out of memory.
+        ScanModules(runtimeOwn: false);
         LoadedTypeOrders.Result orders = LoadedTypeOrders.Read(context, _interest, images);
-        string? runtimeDirectory = RuntimeDirectory(runtime);
+        if (orders.Types.Any(t => t.Order.FirstDiffers))
+            ScanModules(runtimeOwn: true);
+        var sites = modules.SelectMany((m, i) => (sitesOf[i] ?? []).Select(s => (Site: s, Module: m))).ToList();
         var findings = new List<Finding>();
         var linked = new HashSet<TypeCtorOrder>();
         foreach ((CallSite site, ClrModule module) in sites)
@@ -108,9 +119,8 @@ public sealed class CtorOrderDetector : IDetector, IFileScan
             return named == type.Type;
         if (type.Module == site.Assembly)
             return true;
-        if (images.For(typeModule) is not { } image)
+        if (images.MetadataFor(typeModule) is not { } md)
             return false;
-        MetadataReader md = image.Metadata;
         return md.AssemblyReferences.Any(r => md.GetString(md.GetAssemblyReference(r).Name) == site.Assembly);
     }
 }

@@ -29,9 +29,9 @@ internal static class LoadedTypeOrders
                 break;
             if (ReflectionCtorCache.TryRead(context.Target, cacheObject) is not { Complete: true, MethodDescs.Count: >= 2 } cache)
                 continue;
-            if (runtime.GetTypeByMethodTable(cache.MethodTable) is not { } type || images.For(type.Module) is not { } image)
+            if (runtime.GetTypeByMethodTable(cache.MethodTable) is not { } type || images.MetadataFor(type.Module) is not { } md)
                 continue;
-            if (Describe(runtime, image, type, cache) is not { } order)
+            if (Describe(runtime, md, type, cache) is not { } order)
                 continue;
             types.Add((order, type.Module));
 
@@ -46,9 +46,8 @@ internal static class LoadedTypeOrders
         return new Result(types, agrees, disagrees, unknown);
     }
 
-    private static TypeCtorOrder? Describe(ClrRuntime runtime, AssemblyImage image, ClrType type, ReflectionCtorCache cache)
+    private static TypeCtorOrder? Describe(ClrRuntime runtime, MetadataReader md, ClrType type, ReflectionCtorCache cache)
     {
-        MetadataReader md = image.Metadata;
         var runtimeTokens = new List<int>();
         foreach (ulong methodDesc in cache.MethodDescs)
         {
@@ -67,7 +66,7 @@ internal static class LoadedTypeOrders
                 return null;
             return new TypeCtorOrder(
                 type.Name ?? MetadataNames.TypeName(md, typeDef),
-                image.Name,
+                AssemblyImage.NameOf(md),
                 cache.MethodTable,
                 runtimeTokens.Select(t => Signature(md, t)).ToList(),
                 declared.Select(t => Signature(md, t)).ToList(),
