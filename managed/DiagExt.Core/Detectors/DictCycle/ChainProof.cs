@@ -1,5 +1,4 @@
 using System.Runtime.CompilerServices;
-using System.Security.Cryptography;
 
 namespace DiagExt.Core.Detectors.DictCycle;
 
@@ -23,7 +22,7 @@ namespace DiagExt.Core.Detectors.DictCycle;
 internal static class ChainProof
 {
     /// <summary>The mix's key: fixed for the process, unknown to whoever wrote the dump.</summary>
-    private static readonly ulong ProcessKey = BitConverter.ToUInt64(RandomNumberGenerator.GetBytes(8));
+    private static readonly ulong ProcessKey = DrawKey();
 
     /// <summary>The number of live entries (all reached from the buckets) when the chains are proven sound; else null.</summary>
     public static int? Prove(HashTableImage t, int n) => Prove(t, n, ProcessKey);
@@ -71,6 +70,18 @@ internal static class ChainProof
         // Now the chains are disjoint paths from the buckets and perhaps loops no bucket reaches. A loop needs an
         // edge that does not go to a lower index; tables that never had an entry removed have none.
         return forward == 0 || !HasLoop(t, n) ? live : null;
+    }
+
+    /// <summary>
+    /// 64 bits from the OS's secure generator, through Guid.NewGuid (its bytes come from it on every platform):
+    /// RandomNumberGenerator would load OpenSSL on Linux, 3 MB of a small dump's RSS for eight bytes. Its two
+    /// halves XORed: the few fixed version and variant bits sit at different places in each half.
+    /// </summary>
+    private static ulong DrawKey()
+    {
+        Span<byte> bytes = stackalloc byte[16];
+        Guid.NewGuid().TryWriteBytes(bytes);
+        return BitConverter.ToUInt64(bytes[..8]) ^ BitConverter.ToUInt64(bytes[8..]);
     }
 
     /// <summary>A bijection of 64-bit values that spreads every input bit over the output (the finalizer of MurmurHash3), keyed.</summary>
