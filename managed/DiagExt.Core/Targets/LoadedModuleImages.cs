@@ -1,5 +1,6 @@
 using System.Reflection.Metadata;
 using DiagExt.Core.Il;
+using DiagExt.Core.Native.Pe;
 using Microsoft.Diagnostics.Runtime;
 
 namespace DiagExt.Core.Targets;
@@ -65,22 +66,50 @@ internal sealed class LoadedModuleImages : IDisposable
     {
         if (module.IsDynamic || module.ImageBase == 0)
             return null;
-        string name = module.Name ?? module.AssemblyName ?? $"module {(Address)module.Address}";
         string? onDisk = module.Name is { } path && File.Exists(path) ? path : null;
-        if (module.Size is > 0 and <= MaxImageBytes)
-        {
-            byte[] bytes = new byte[module.Size];
-            if (_target.ReadMemory(module.ImageBase, bytes) == bytes.Length)
-            {
-                bool mapped = module.Layout != ModuleLayout.Flat;
-                if ((TryFromMemory(bytes, name, mapped, onDisk) ?? TryFromMemory(bytes, name, !mapped, onDisk)) is { } fromMemory)
-                    return fromMemory;
-            }
-        }
+        if (FromTargetMemory(module, onDisk) is { } fromMemory)
+            return fromMemory;
         if (onDisk is not null)
             return OpenMatchingFile(module, onDisk);
-        Problems.Add($"{name}: image not in the dump and not on this machine");
+        Problems.Add($"{NameOf(module)}: image not in the dump and not on this machine");
         return null;
+    }
+
+    /// <summary>The module's image as the target holds it; null when it is not all there or is not an assembly.</summary>
+    internal AssemblyImage? FromTargetMemory(ClrModule module, string? pathOnDisk = null)
+    {
+        if (module.Size is 0 or > MaxImageBytes)
+            return null;
+        byte[] bytes = new byte[module.Size];
+        int read = _target.ReadMemory(module.ImageBase, bytes);
+        bool mapped = module.Layout != ModuleLayout.Flat;
+        if (read != bytes.Length && !(mapped && ReadSections(module, bytes, read)))
+            return null;
+        string name = NameOf(module);
+        return TryFromMemory(bytes, name, mapped, pathOnDisk) ?? TryFromMemory(bytes, name, !mapped, pathOnDisk);
+    }
+
+    private static string NameOf(ClrModule module) => module.Name ?? module.AssemblyName ?? $"module {(Address)module.Address}";
+
+    /// <summary>
+    /// A loaded image has holes where no section is (Linux: CoreLib's header page, then its first section 64 KB in, and
+    /// createdump keeps only what is mapped): the read of the whole range stops at the first. Reads each section the
+    /// headers name at its RVA instead; true when every section is there (holes stay zero, as nothing reads them).
+    /// </summary>
+    private bool ReadSections(ClrModule module, byte[] bytes, int headerBytes)
+    {
+        if (PeHeaders.Parse(bytes.AsSpan(0, headerBytes)) is not { Sections.Count: > 0 } headers)
+            return false;
+        foreach (PeSection section in headers.Sections)
+        {
+            ulong end = (ulong)section.VirtualAddress + section.VirtualSize;
+            if (end > (ulong)bytes.Length)
+                return false;
+            Span<byte> target = bytes.AsSpan((int)section.VirtualAddress, (int)section.VirtualSize);
+            if (_target.ReadMemory(module.ImageBase + section.VirtualAddress, target) != target.Length)
+                return false;
+        }
+        return true;
     }
 
     private static AssemblyImage? TryFromMemory(byte[] bytes, string name, bool mapped, string? onDisk)
