@@ -149,7 +149,7 @@ public class ChainProofTests
     }
 
     [Test]
-    public void Equal_hash_codes_give_the_same_pairs_when_the_filter_splits_a_table_into_groups()
+    public void Equal_hash_codes_give_the_same_pairs_when_the_filter_splits_a_table_into_groups_or_stretches()
     {
         // A big table's filter runs group by group (each bitmap in cache); the dump's tables are small, so the groups
         // are made small here: 2^6 slots, up to 1,024 groups. Collisions as above, so there are pairs to lose.
@@ -163,6 +163,11 @@ public class ChainProofTests
             EqualHashGroups.Collect(colliding, Used(colliding), grouped, groupSlotBits: 6);
             Assert.That(grouped.Pairs, Is.EqualTo(whole.Pairs), name);
             Assert.That(grouped.Buckets, Is.EqualTo(whole.Buckets), name);
+            // On two cores the grouping pass is split into stretches of the table, each scattering beside the others.
+            var stretched = new DuplicateKeyCandidates();
+            EqualHashGroups.Group(colliding, Used(colliding), parts: 3, groupSlotBits: 6).Collect(stretched);
+            Assert.That(stretched.Pairs, Is.EqualTo(whole.Pairs), $"{name}, grouped in three stretches side by side");
+            Assert.That(stretched.Buckets, Is.EqualTo(whole.Buckets), $"{name}, grouped in three stretches side by side");
             compared += whole.Pairs.Count;
         }
         Assert.That(compared, Is.GreaterThan(100), "pairs compared");

@@ -1,5 +1,6 @@
 using System.Numerics;
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 
 namespace DiagExt.Core.Detectors.DictCycle;
 
@@ -28,53 +29,124 @@ internal static class EqualHashGroups
 
     /// <summary>Adds the candidate pairs: the careful walk's, cut where it cuts them.</summary>
     /// <param name="groupSlotBits">Slot bits per group (tests make it small, to split the small tables of a test dump into many groups).</param>
-    [MethodImpl(MethodImplOptions.AggressiveOptimization)] // runs once per table, millions of iterations: skip tier-0 code
-    public static void Collect(HashTableImage t, int n, DuplicateKeyCandidates pairs, int groupSlotBits = GroupSlotBits)
+    public static void Collect(HashTableImage t, int n, DuplicateKeyCandidates pairs, int groupSlotBits = GroupSlotBits) =>
+        Group(t, n, 1, groupSlotBits).Collect(pairs);
+
+    /// <summary>
+    /// The first round's grouping (below), the part of the work that reads the whole table, in <paramref name="parts"/>
+    /// contiguous stretches of entries side by side; <see cref="Grouped.Collect"/> does the rest.
+    /// </summary>
+    public static Grouped Group(HashTableImage t, int n, int parts, int groupSlotBits = GroupSlotBits)
     {
-        int[] nexts = t.Nexts, hashes = t.HashCodes;
-        HashTableLayout layout = t.Layout;
         // One bitmap for the whole table outgrows the cache in a big table, and then each mark is a cache miss (bench/
         // RESULTS.md: 34 ns an entry at 0.5 M entries, 219 ns at 5 M). So every round first groups its keys by the top
         // bits of their slots (a counting pass, then a scatter into one array), and each group is filtered with a
         // bitmap of its own that stays in cache. Equal slots land in one group, so the survivors are the same.
-        int bits = BitsFor(n, 4);
-        int groupBits = GroupBitsFor(bits, groupSlotBits);
-        uint multiplier = Multipliers[0];
-        var starts = new int[(1 << groupBits) + 1];
-        for (int i = 0; i < n; i++)
+        var round = Round.For(BitsFor(n, 4), groupSlotBits, Multipliers[0]);
+        int groups = 1 << round.GroupBits;
+        parts = Math.Clamp(parts, 1, Math.Max(n, 1));
+        // Each stretch counts its live entries per group; a stretch's share of a group follows the earlier stretches'.
+        var counts = new int[parts][];
+        InParts(parts, p => counts[p] = CountLive(t, Stretch(n, parts, p), round));
+        var starts = new int[groups + 1];
+        var fills = new int[parts][];
+        for (int g = 0, at = 0; g < groups; g++)
         {
-            if (!layout.IsFree(hashes[i], nexts[i]))
-                starts[(Slot(hashes[i], bits, multiplier) >> (bits - groupBits)) + 1]++;
+            starts[g] = at;
+            for (int p = 0; p < parts; p++)
+            {
+                fills[p] ??= new int[groups];
+                fills[p][g] = at;
+                at += counts[p][g];
+            }
+            starts[g + 1] = at;
         }
-        int[] fill = StartsOf(starts);
         // (hash code << 32 | index) of each live entry: the careful walk's sort key within a chain.
         var keys = new long[starts[^1]];
-        for (int i = 0; i < n; i++)
+        InParts(parts, p => ScatterLive(t, Stretch(n, parts, p), round, fills[p], keys));
+        return new Grouped(t, keys, starts, round, groupSlotBits);
+    }
+
+    /// <summary>Round one's keys, grouped by the top bits of their slots: the filter and the pairs follow from them.</summary>
+    internal sealed class Grouped(HashTableImage t, long[] keys, int[] starts, Round first, int groupSlotBits)
+    {
+        /// <summary>Adds the candidate pairs: the careful walk's, cut where it cuts them.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveOptimization)] // runs once per table, loops over the survivors
+        public void Collect(DuplicateKeyCandidates pairs)
+        {
+            long[] current = keys;
+            int count = KeepShared(current, starts, first);
+            for (int r = 1; r <= ExtraRounds && count > 1; r++)
+            {
+                var round = Round.For(BitsFor(count, 4), groupSlotBits, Multipliers[r]);
+                var next = new int[(1 << round.GroupBits) + 1];
+                for (int k = 0; k < count; k++)
+                    next[round.GroupOf((int)(current[k] >> 32)) + 1]++;
+                int[] fill = StartsOf(next);
+                var grouped = new long[count];
+                for (int k = 0; k < count; k++)
+                    grouped[fill[round.GroupOf((int)(current[k] >> 32))]++] = current[k];
+                current = grouped;
+                count = KeepShared(current, next, round);
+            }
+            if (count < 2)
+                return;
+            RadixSort.Sort(current.AsSpan(0, count));
+            Emit(current.AsSpan(0, count), new FastModulo((uint)t.Buckets.Length), pairs);
+        }
+    }
+
+    /// <summary>One filter round's bitmap: its slot bits, the top ones that pick a group, and the multiplier.</summary>
+    internal readonly record struct Round(int Bits, int GroupBits, uint Multiplier)
+    {
+        public static Round For(int bits, int groupSlotBits, uint multiplier) => new(bits, GroupBitsFor(bits, groupSlotBits), multiplier);
+
+        /// <summary>A bitmap slot for a hash code; multiplied first, as small integer keys hash to themselves.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)] // per entry
+        public uint SlotOf(int hash) => ((uint)hash * Multiplier) >> (32 - Bits);
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)] // per entry
+        public uint GroupOf(int hash) => SlotOf(hash) >> (Bits - GroupBits);
+    }
+
+    /// <summary>Live entries per group in one stretch of the table.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)] // millions of iterations: skip tier-0 code
+    private static int[] CountLive(HashTableImage t, (int From, int To) stretch, Round round)
+    {
+        int[] nexts = t.Nexts, hashes = t.HashCodes;
+        HashTableLayout layout = t.Layout;
+        var counts = new int[1 << round.GroupBits];
+        for (int i = stretch.From; i < stretch.To; i++)
+        {
+            if (!layout.IsFree(hashes[i], nexts[i]))
+                counts[round.GroupOf(hashes[i])]++;
+        }
+        return counts;
+    }
+
+    /// <summary>Writes the stretch's live entries' keys at their groups' fill positions.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)] // millions of iterations: skip tier-0 code
+    private static void ScatterLive(HashTableImage t, (int From, int To) stretch, Round round, int[] fill, long[] keys)
+    {
+        int[] nexts = t.Nexts, hashes = t.HashCodes;
+        HashTableLayout layout = t.Layout;
+        for (int i = stretch.From; i < stretch.To; i++)
         {
             int hash = hashes[i];
             if (!layout.IsFree(hash, nexts[i]))
-                keys[fill[Slot(hash, bits, multiplier) >> (bits - groupBits)]++] = ((long)hash << 32) | (uint)i;
+                keys[fill[round.GroupOf(hash)]++] = ((long)hash << 32) | (uint)i;
         }
-        int count = KeepShared(keys, starts, bits, groupBits, multiplier);
-        for (int round = 1; round <= ExtraRounds && count > 1; round++)
-        {
-            multiplier = Multipliers[round];
-            bits = BitsFor(count, 4);
-            groupBits = GroupBitsFor(bits, groupSlotBits);
-            starts = new int[(1 << groupBits) + 1];
-            for (int k = 0; k < count; k++)
-                starts[(Slot((int)(keys[k] >> 32), bits, multiplier) >> (bits - groupBits)) + 1]++;
-            fill = StartsOf(starts);
-            var grouped = new long[count];
-            for (int k = 0; k < count; k++)
-                grouped[fill[Slot((int)(keys[k] >> 32), bits, multiplier) >> (bits - groupBits)]++] = keys[k];
-            keys = grouped;
-            count = KeepShared(keys, starts, bits, groupBits, multiplier);
-        }
-        if (count < 2)
-            return;
-        RadixSort.Sort(keys.AsSpan(0, count));
-        Emit(keys.AsSpan(0, count), new FastModulo((uint)t.Buckets.Length), pairs);
+    }
+
+    private static (int From, int To) Stretch(int n, int parts, int p) => ((int)((long)n * p / parts), (int)((long)n * (p + 1) / parts));
+
+    /// <summary>Runs <paramref name="body"/> for each part; more than one side by side, one of them on this thread.</summary>
+    private static void InParts(int parts, Action<int> body)
+    {
+        if (parts == 1)
+            body(0);
+        else
+            Parallel.For(0, parts, body);
     }
 
     private static int GroupBitsFor(int bits, int groupSlotBits) => Math.Clamp(bits - Math.Max(groupSlotBits, 6), 0, MaxGroupBits);
@@ -89,9 +161,9 @@ internal static class EqualHashGroups
 
     /// <summary>Keeps the keys whose slot another key of their group shares, moved to the front; returns how many.</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    private static int KeepShared(long[] keys, int[] starts, int bits, int groupBits, uint multiplier)
+    private static int KeepShared(long[] keys, int[] starts, Round round)
     {
-        int localBits = bits - groupBits;
+        int localBits = round.Bits - round.GroupBits;
         uint mask = (1u << localBits) - 1;
         var map = new ulong[2 << Math.Max(localBits - 6, 0)];
         int kept = 0;
@@ -102,9 +174,9 @@ internal static class EqualHashGroups
                 continue;
             Array.Clear(map);
             for (int k = from; k < to; k++)
-                Mark(map, Slot((int)(keys[k] >> 32), bits, multiplier) & mask);
+                Mark(map, round.SlotOf((int)(keys[k] >> 32)) & mask);
             for (int k = from; k < to; k++)
-                if (SeenTwice(map, Slot((int)(keys[k] >> 32), bits, multiplier) & mask))
+                if (SeenTwice(map, round.SlotOf((int)(keys[k] >> 32)) & mask))
                     keys[kept++] = keys[k];
         }
         return kept;
@@ -127,29 +199,31 @@ internal static class EqualHashGroups
     /// </summary>
     private static void Emit(ReadOnlySpan<long> sorted, FastModulo bucketOf, DuplicateKeyCandidates pairs)
     {
-        var runs = new List<(uint Bucket, int Start, int Length)>();
+        // Each run of one hash code as (bucket << 32 | its start): sorted as numbers, runs come by bucket, then by hash code.
+        var runs = new List<long>();
         for (int start = 0; start < sorted.Length;)
         {
-            int end = start + 1;
-            while (end < sorted.Length && sorted[end] >> 32 == sorted[start] >> 32)
-                end++;
+            int end = RunEnd(sorted, start);
             if (end - start > 1)
-                runs.Add((bucketOf.Remainder((uint)(sorted[start] >> 32)), start, end - start));
+                runs.Add((long)bucketOf.Remainder((uint)(sorted[start] >> 32)) << 32 | (uint)start);
             start = end;
         }
-        runs.Sort(); // by bucket; within one by start, i.e. by hash code
+        Span<long> ordered = CollectionsMarshal.AsSpan(runs);
+        RadixSort.Sort(ordered);
 
         uint full = uint.MaxValue; // the bucket whose limit was reached: its later runs are skipped
         uint bucket = uint.MaxValue;
         int inChain = 0;
-        foreach (var (b, start, length) in runs)
+        foreach (long run in ordered)
         {
+            uint b = (uint)(run >> 32);
+            int start = (int)run, end = RunEnd(sorted, start);
             if (b == full)
                 continue;
             if (b != bucket)
                 (bucket, inChain) = (b, 0);
-            for (int x = start; x < start + length && b != full; x++)
-                for (int y = x + 1; y < start + length; y++)
+            for (int x = start; x < end && b != full; x++)
+                for (int y = x + 1; y < end; y++)
                 {
                     if (++inChain > DuplicateKeyCandidates.MaxPerChain)
                     {
@@ -162,12 +236,17 @@ internal static class EqualHashGroups
         }
     }
 
+    /// <summary>Where the run of one hash code that begins at <paramref name="start"/> ends.</summary>
+    private static int RunEnd(ReadOnlySpan<long> sorted, int start)
+    {
+        int end = start + 1;
+        while (end < sorted.Length && sorted[end] >> 32 == sorted[start] >> 32)
+            end++;
+        return end;
+    }
+
     private static int BitsFor(int count, int extraBits) => Math.Clamp(BitOperations.Log2((uint)Math.Max(count, 1)) + extraBits, 10, 28);
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)] // per entry, twice per round: Native AOT left these as calls
     private static bool SeenTwice(ulong[] map, uint slot) => (map[((slot >> 6) << 1) + 1] & (1UL << (int)slot)) != 0;
-
-    /// <summary>A bitmap slot for a hash code; multiplied first, as small integer keys hash to themselves.</summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)] // per entry, twice per round: Native AOT left these as calls
-    private static uint Slot(int hash, int bits, uint multiplier) => ((uint)hash * multiplier) >> (32 - bits);
 }

@@ -165,9 +165,14 @@ internal static class HashTableClassifier
         {
             // EqualHashGroups reads only the entries' own hash codes and nexts, never follows an index, so it is safe
             // to start before the proof has vouched for the chains; its pairs are dropped if the proof fails.
+            // On two cores the grouping, which reads the whole table, is split between them first; then the filter runs
+            // beside the proof, as long as the proof alone.
             Task? collecting = null;
             if (_t.KeysEqual is not null && _n >= concurrentFrom)
-                collecting = Task.Run(() => EqualHashGroups.Collect(_t, _n, _keyPairs));
+            {
+                EqualHashGroups.Grouped grouped = EqualHashGroups.Group(_t, _n, parts: 2);
+                collecting = Task.Run(() => grouped.Collect(_keyPairs));
+            }
             int? proven = ChainProof.Prove(_t, _n);
             collecting?.Wait(); // a task no pool thread has taken yet runs here, inline: no wait on a starved pool
             if (proven is not int live)
