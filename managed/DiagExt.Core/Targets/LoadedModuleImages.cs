@@ -46,12 +46,18 @@ internal sealed class LoadedModuleImages : IDisposable
     {
         if (_images.TryGetValue(module.Address, out AssemblyImage? open) && open is not null)
             return open.Metadata;
+        return MemoryMetadata(module)?.Metadata ?? For(module)?.Metadata;
+    }
+
+    /// <summary>
+    /// The module's metadata blob from the target's memory, read once and kept until disposal: both the metadata asked
+    /// for and the MVID that vouches for a file on disk come from it.
+    /// </summary>
+    private MetadataImage? MemoryMetadata(ClrModule module)
+    {
         if (!_metadata.TryGetValue(module.Address, out MetadataImage? metadata))
-        {
-            metadata = module.IsDynamic ? null : FromMemory(module);
-            _metadata[module.Address] = metadata;
-        }
-        return metadata?.Metadata ?? For(module)?.Metadata;
+            _metadata[module.Address] = metadata = module.IsDynamic ? null : FromMemory(module);
+        return metadata;
     }
 
     public void Dispose()
@@ -149,8 +155,7 @@ internal sealed class LoadedModuleImages : IDisposable
 
     private Guid? MemoryMvid(ClrModule module)
     {
-        using MetadataImage? metadata = FromMemory(module);
-        if (metadata is null)
+        if (MemoryMetadata(module) is not { } metadata)
             return null;
         try
         {
