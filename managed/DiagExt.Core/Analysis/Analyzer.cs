@@ -85,7 +85,12 @@ public static class Analyzer
         target.Threads.Count,
         target.RuntimeStatus,
         target.ThreadTimes.Available ? target.ThreadTimes.Source : null,
-        target.ThreadTimes.UnavailableReason);
+        target.ThreadTimes.UnavailableReason)
+    {
+        DumpTime = target.Minidump?.Timestamp,
+        ProcessStart = target.Minidump?.MiscInfo?.ProcessCreateTime,
+        ProcessImage = target.ProcessImage,
+    };
 
     private static string? SkipReason(Target target, IDetector detector) => detector.Needs switch
     {

@@ -16,7 +16,21 @@ public sealed record TargetSummary(
     int ThreadCount,
     RuntimeStatus Runtime,
     string? CpuTimeSource,
-    string? CpuTimeUnavailable) : ReportSubject;
+    string? CpuTimeUnavailable) : ReportSubject
+{
+    /// <summary>When the dump was written, as the dump itself says (a minidump's header, to the second); null for a core, which carries no time.</summary>
+    public DateTime? DumpTime { get; init; }
+
+    /// <summary>When the process started (a minidump's MiscInfo stream), when the dump carries it.</summary>
+    public DateTime? ProcessStart { get; init; }
+
+    /// <summary>
+    /// Where the runtime (or else the first module) is loaded, "libcoreclr.so@0x7f1e2c400000": with the process id, what
+    /// tells two dumps of one process from dumps of two processes that happened to get the same id (address-space
+    /// randomisation loads it elsewhere in every process).
+    /// </summary>
+    public string? ProcessImage { get; init; }
+}
 
 /// <summary>
 /// Assembly files scanned without a process (ctororder --assembly): what was read, for the report's first line.

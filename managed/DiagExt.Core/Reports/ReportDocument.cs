@@ -37,6 +37,7 @@ internal sealed record ReportDocument
         Target = report.Subject is TargetSummary t
             ? new TargetDocument(t.Name, t.Kind, t.Platform, t.Architecture, t.ProcessId, t.ThreadCount,
                 new RuntimeDocument(t.Runtime.Availability, t.Runtime.Version, t.Runtime.Flavor, t.Runtime.Problem), t.CpuTimeSource, t.CpuTimeUnavailable)
+                { DumpTime = t.DumpTime, ProcessStart = t.ProcessStart, ProcessImage = t.ProcessImage }
             : null,
         Scan = report.Subject is AssemblyScanSummary s ? new ScanDocument(s.Inputs, s.Files, s.Assemblies, s.NativeFilesSkipped, s.MethodsAnalysed) : null,
         Findings = report.Findings.ToList(),
@@ -53,7 +54,8 @@ internal sealed record ReportDocument
         ReportSubject subject = (Target, Scan) switch
         {
             ({ } t, null) => new TargetSummary(t.Name, t.Kind, t.Platform, t.Architecture, t.ProcessId, t.Threads,
-                new RuntimeStatus(t.Runtime.Availability, t.Runtime.Version, t.Runtime.Flavor, t.Runtime.Problem), t.CpuTimeSource, t.CpuTimeUnavailable),
+                new RuntimeStatus(t.Runtime.Availability, t.Runtime.Version, t.Runtime.Flavor, t.Runtime.Problem), t.CpuTimeSource, t.CpuTimeUnavailable)
+                { DumpTime = t.DumpTime, ProcessStart = t.ProcessStart, ProcessImage = t.ProcessImage },
             (null, { } s) => new AssemblyScanSummary(s.Inputs, s.Files, s.Assemblies, s.NativeFilesSkipped, s.MethodsAnalysed),
             _ => throw new System.Text.Json.JsonException("a report needs exactly one of \"target\" and \"scan\""),
         };
@@ -87,7 +89,15 @@ internal sealed record TargetDocument(
     int Threads,
     RuntimeDocument Runtime,
     string? CpuTimeSource,
-    string? CpuTimeUnavailable);
+    string? CpuTimeUnavailable)
+{
+    /// <summary>UTC, from the dump itself (a minidump's header); absent for a core.</summary>
+    public DateTime? DumpTime { get; init; }
+
+    public DateTime? ProcessStart { get; init; }
+
+    public string? ProcessImage { get; init; }
+}
 
 internal sealed record RuntimeDocument([property: JsonConverter(typeof(JsonStringEnumConverter<RuntimeAvailability>))] RuntimeAvailability Availability, string? Version, string? Flavor, string? Problem);
 

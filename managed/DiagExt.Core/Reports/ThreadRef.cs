@@ -29,6 +29,12 @@ public sealed record ThreadRef
     [JsonPropertyName("kernelCpuSeconds"), JsonConverter(typeof(SecondsJsonConverter))]
     public TimeSpan? KernelCpu { get; init; }
 
+    /// <summary>
+    /// A hash of the thread's registers and live stack words, GC heap pointers left out, when the detector read them:
+    /// the same value in two dumps of one process says the thread did not run in between (a dump series compares it).
+    /// </summary>
+    public string? Fingerprint { get; init; }
+
     /// <summary>Share of a core used just before a live attach (0..1), when measured.</summary>
     public double? RecentCpuShare { get; init; }
 }

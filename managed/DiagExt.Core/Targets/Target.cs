@@ -48,6 +48,30 @@ public sealed class Target : IDisposable
 
     public TargetKind Kind { get; }
 
+    /// <summary>
+    /// "libcoreclr.so@0x7f1e2c400000": the runtime's module and where it is loaded (else the lowest module's), which
+    /// differs between processes (address-space randomisation) and so tells a reused process id apart.
+    /// </summary>
+    public string? ProcessImage
+    {
+        get
+        {
+            try
+            {
+                if (DataTarget.ClrVersions.FirstOrDefault()?.ModuleInfo is { } clr)
+                    return $"{FileName(clr.FileName)}@0x{clr.ImageBase:x}";
+                return DataTarget.EnumerateModules().Where(m => m.ImageBase != 0).MinBy(m => m.ImageBase) is { } first
+                    ? $"{FileName(first.FileName)}@0x{first.ImageBase:x}"
+                    : null;
+            }
+            catch (Exception e) when (e is not OutOfMemoryException)
+            {
+                return null; // a damaged module list: no identity rather than a failed report
+            }
+            static string FileName(string path) => path[(path.LastIndexOfAny(['/', '\\']) + 1)..];
+        }
+    }
+
     public DataTarget DataTarget { get; }
 
     /// <summary>The .NET runtime, or null (see <see cref="RuntimeStatus"/> for why).</summary>

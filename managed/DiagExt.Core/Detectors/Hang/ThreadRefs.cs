@@ -17,6 +17,7 @@ internal static class ThreadRefs
         UserCpu = thread.Cpu?.User,
         KernelCpu = thread.Cpu?.Kernel,
         RecentCpuShare = thread.Cpu?.RecentShare,
+        Fingerprint = thread.Fingerprint,
     };
 
     /// <summary>"0x2c79 (managed 4)".</summary>
