@@ -5,11 +5,17 @@ namespace DiagExt.Core.Detectors.Hang;
 
 /// <summary>
 /// Chains of threads waiting one behind the other for a lock (or a task another thread runs, or a Join), ending in a thread that is not waiting for a lock (it
-/// runs, sleeps, or waits on something without an owner). A dump cannot tell whether that thread will release: a
-/// warning, reported only from <see cref="HangDetector.MinChainWaiters"/> waiting threads on.
+/// runs, sleeps, or waits on something without an owner), reported from <see cref="HangDetector.MinChainWaiters"/>
+/// waiting threads on. One dump cannot tell such a chain from busy contention (a holder that keeps a lock for a few
+/// milliseconds looks the same), so it is a note that says what would settle it; time does: a dump series
+/// (<see cref="Reports.Series.SeriesComparer"/>) or a live process (<see cref="LiveProgress"/>) makes it a hazard
+/// when nothing moved.
 /// </summary>
 internal static class BlockedChains
 {
+    /// <summary>What settles a chain seen once, in the words a note ends with.</summary>
+    public const string SettleWith = "a second dump in 5-10 s (then 'diagext analyze first.dmp second.dmp' compares them), or 'diagext hang --pid', settles it";
+
     public static IEnumerable<HangFinding> Find(WaitGraph graph, ThreadIndex threads, HashSet<uint> inKnot, HashSet<uint> bystanders, LockNames names)
     {
         // Each waiting thread outside a knot ends at the holders its chain reaches that are not themselves blocked.
@@ -61,7 +67,9 @@ internal static class BlockedChains
             Kind = HangDetector.BlockedChain,
             Title = $"{waiters.Count} threads blocked behind thread 0x{end.OsThreadId:x}",
             Summary = $"{waiters.Count} threads wait, one behind the other, for {(locks.Count > 0 ? "locks" : "threads")} that end at thread {ThreadRefs.Name(end)}, which {doing}. " +
-                      "If it does not release soon, they are hung with it.",
+                      $"One dump cannot tell this from busy contention: {SettleWith}.",
+            Level = FindingSeverity.Information,
+            TimeSettles = true,
             Threads = refs,
             Evidence = evidence,
             Advice = HangAdvice.BlockedChain,

@@ -35,6 +35,13 @@ public sealed record HangFinding : Finding, IHasRing
     /// <summary>The pool's state, for threadpool-starvation.</summary>
     public HangThreadPool? ThreadPool { get; init; }
 
+    /// <summary>
+    /// True for a chain one dump cannot tell from busy contention: a second dump or a live look settles it (a dump
+    /// series compares these, and a live sample makes a stuck one a hazard). Not set on a wait that looks the same when
+    /// healthy and hung (an idle consumer on a promise a static reaches), which time cannot settle.
+    /// </summary>
+    public bool TimeSettles { get; init; }
+
     /// <summary>On a live process: whether the blocked threads moved between two samples ("still blocked after 1.0 s, no CPU used").</summary>
     public string? Progress { get; init; }
 }

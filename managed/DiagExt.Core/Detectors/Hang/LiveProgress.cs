@@ -31,10 +31,20 @@ internal static class LiveProgress
         {
             progress = $"moved: {string.Join(", ", moved.Select(m => $"0x{m.Ref.OsThreadId:x} " + (m.Cpu!.Recent > TimeSpan.Zero ? $"used {m.Cpu.Recent!.Value.TotalMilliseconds:0} ms CPU" : "changed its system call")))} in the {seconds} s before the read";
         }
-        return finding with
+        finding = finding with
         {
             Progress = progress,
             Evidence = [.. finding.Evidence, Markup.Text($"live: {progress}")],
         };
+        // The same verdict a dump series gives: a chain nothing in moved while it was watched is stuck, one that moved is contention.
+        if (finding.TimeSettles && moved.Count == 0)
+            finding = finding with
+            {
+                Kind = HangDetector.StuckChain,
+                Level = FindingSeverity.Hazard,
+                TimeSettles = false,
+                Title = $"{finding.Title}: stuck for at least {seconds} s (live)",
+            };
+        return finding;
     }
 }
