@@ -54,9 +54,11 @@ public static class BatchRun
         IReadOnlyDictionary<DumpGroup, WorkerOutcome> outcomes = BatchScheduler.RunAsync(groups, settings, progress, io.Cancellation).GetAwaiter().GetResult();
         progress.End();
 
-        var report = new BatchReport(manifest.Inputs, Results(share, groups, outcomes), manifest.Skipped, settings.Jobs, wall.Elapsed, io.Cancellation.IsCancellationRequested)
+        List<DumpResult> results = Results(share, groups, outcomes);
+        var report = new BatchReport(manifest.Inputs, results, manifest.Skipped, settings.Jobs, wall.Elapsed, io.Cancellation.IsCancellationRequested)
         {
             Part = settings.Shard is { } part ? new BatchPart(part.Index, part.Count, manifest.Hash, manifest.Text) : null,
+            Series = SeriesGrouper.Find(results, DetectorCatalog.CreateAll(), FileTimes(share)),
         };
         WriteReports(report, settings.JsonFile, settings.MarkdownFile, settings.HtmlFile);
         if (settings.JsonToStdout)
@@ -101,6 +103,13 @@ public static class BatchRun
                 PeakMemoryBytes = outcome.PeakMemoryBytes,
             };
         });
+
+    /// <summary>The modification time of each dump that is a plain file (a packed one's is its archive's, no time of the dump).</summary>
+    private static Func<string, DateTime?> FileTimes(IReadOnlyList<DumpCandidate> dumps)
+    {
+        var paths = dumps.Where(d => !d.Source.IsPacked).ToDictionary(d => d.Name, d => d.Source.Path, StringComparer.Ordinal);
+        return name => paths.TryGetValue(name, out string? path) && File.Exists(path) ? File.GetLastWriteTimeUtc(path) : null;
+    }
 
     private static long Megabytes(IEnumerable<DumpCandidate> dumps) => dumps.Sum(d => d.Length ?? 0) / (1024 * 1024);
 

@@ -48,5 +48,8 @@ public interface IDetector
     /// </summary>
     TimeSpan LiveSampleWindow => TimeSpan.Zero;
 
+    /// <summary>How it compares a dump series' reports, or null when time adds nothing to what one dump shows.</summary>
+    ISeriesJudge? SeriesJudge => null;
+
     IReadOnlyList<Finding> Analyze(AnalysisContext context);
 }

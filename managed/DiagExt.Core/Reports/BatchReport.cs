@@ -17,6 +17,9 @@ public sealed record BatchReport(
     /// <summary>Set on one shard's part of a sharded batch (--shard I/N): what 'diagext merge' needs to put the parts together.</summary>
     public BatchPart? Part { get; init; }
 
+    /// <summary>Dumps of one process taken in turn, compared (<see cref="DumpSeries"/>); empty when no two dumps are of one process.</summary>
+    public IReadOnlyList<DumpSeries> Series { get; init; } = [];
+
     /// <summary>Dumps analysed for themselves (a name with the same content as another is counted once).</summary>
     public IEnumerable<DumpResult> Distinct => Dumps.Where(d => d.SameContentAs is null);
 
@@ -26,9 +29,11 @@ public sealed record BatchReport(
 
     public int Duplicates => Dumps.Count(d => d.SameContentAs is not null);
 
-    /// <summary>Each finding once, under the first name of its dump.</summary>
+    /// <summary>Each finding once, under the first name of its dump; then what each series proves, under its last dump (the others as its other names).</summary>
     public IReadOnlyList<BatchFinding> Findings =>
-        Distinct.SelectMany(d => d.Findings.Select(f => new BatchFinding(d.Name, OtherNames(d.Name), f))).ToList();
+        Distinct.SelectMany(d => d.Findings.Select(f => new BatchFinding(d.Name, OtherNames(d.Name), f)))
+            .Concat(Series.SelectMany(s => s.Findings.Select(f => new BatchFinding(s.Dumps.Last(d => d.Analysed).Name, s.Dumps.Where(d => d.Analysed).SkipLast(1).Select(d => d.Name).ToList(), f))))
+            .ToList();
 
     /// <summary>Detector name -> findings, over distinct dumps, in the order detectors first appear.</summary>
     public IReadOnlyList<KeyValuePair<string, int>> FindingsByDetector =>

@@ -18,6 +18,7 @@ public sealed class HangDetector : IDetector
     public const string AsyncDeadlock = "async-deadlock";
     public const string Starvation = "threadpool-starvation";
     public const string BlockedChain = "blocked-chain";
+    public const string StuckChain = "stuck-chain";
 
     /// <summary>Fewest threads waiting one behind the other for a chain to be reported: one waiter on a busy lock is normal.</summary>
     public const int MinChainWaiters = 2;
@@ -26,6 +27,8 @@ public sealed class HangDetector : IDetector
     public static readonly TimeSpan LiveWindow = TimeSpan.FromSeconds(1);
 
     public TimeSpan LiveSampleWindow => LiveWindow;
+
+    public ISeriesJudge? SeriesJudge { get; } = new ChainSeries();
 
     public string Name => CommandName;
 

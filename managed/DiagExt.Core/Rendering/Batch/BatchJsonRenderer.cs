@@ -41,6 +41,7 @@ public sealed class BatchJsonRenderer(ReportJson json)
             WritePart(w, part);
         WriteTotals(w, batch);
         WriteFindings(w, batch);
+        WriteSeries(w, batch);
         w.WriteStartArray("dumps");
         foreach (DumpResult dump in batch.Dumps)
             WriteDump(w, dump, batch.Part is not null);
@@ -103,6 +104,70 @@ public sealed class BatchJsonRenderer(ReportJson json)
                 property.WriteTo(w);
             w.WriteEndObject();
         }
+        w.WriteEndArray();
+    }
+
+    /// <summary>Each series: its dumps in order, what it proves (findings, as in the top-level array), what moved, each thread's wait per dump.</summary>
+    private void WriteSeries(Utf8JsonWriter w, BatchReport batch)
+    {
+        w.WriteStartArray("series");
+        foreach (DumpSeries series in batch.Series)
+        {
+            w.WriteStartObject();
+            w.WriteString("process", series.Process);
+            w.WriteString("timeSource", series.TimeSource);
+            if (series.Span is { } span)
+                w.WriteNumber("spanSeconds", Math.Round(span.TotalSeconds, 3));
+            w.WriteStartArray("dumps");
+            foreach (SeriesDump d in series.Dumps)
+            {
+                w.WriteStartObject();
+                w.WriteString("name", d.Name);
+                if (d.Time is { } t)
+                    w.WriteString("time", t.ToUniversalTime());
+                w.WriteBoolean("compared", d.Analysed);
+                w.WriteEndObject();
+            }
+            w.WriteEndArray();
+            Strings(w, "problems", series.Problems);
+            w.WriteStartArray("findings");
+            foreach (Finding f in series.Findings)
+                json.ToElement(f).WriteTo(w);
+            w.WriteEndArray();
+            Strings(w, "moved", series.Moved);
+            w.WriteStartArray("threads");
+            foreach (SeriesThread t in series.Threads)
+            {
+                w.WriteStartObject();
+                w.WriteNumber("osThreadId", t.OsThreadId);
+                if (t.ManagedThreadId is int m)
+                    w.WriteNumber("managedThreadId", m);
+                w.WriteStartArray("waits");
+                foreach (SeriesCell c in t.Cells)
+                {
+                    w.WriteStartObject();
+                    if (c.Wait is null)
+                        w.WriteNull("wait");
+                    else
+                        w.WriteString("wait", c.Wait);
+                    if (c.Same is bool same)
+                        w.WriteBoolean("sameAsBefore", same);
+                    w.WriteEndObject();
+                }
+                w.WriteEndArray();
+                w.WriteEndObject();
+            }
+            w.WriteEndArray();
+            w.WriteEndObject();
+        }
+        w.WriteEndArray();
+    }
+
+    private static void Strings(Utf8JsonWriter w, string name, IReadOnlyList<string> values)
+    {
+        w.WriteStartArray(name);
+        foreach (string v in values)
+            w.WriteStringValue(v);
         w.WriteEndArray();
     }
 

@@ -19,6 +19,7 @@ public static class BatchMarkdownRenderer
         output.WriteLine();
         WriteTable(batch, output);
         WriteFindings(batch, output);
+        WriteSeries(batch, output);
 
         var failed = batch.Distinct.Where(d => d.Status != DumpStatus.Analysed).ToList();
         if (failed.Count > 0)
@@ -79,6 +80,33 @@ public static class BatchMarkdownRenderer
             output.WriteLine($"| {string.Join(" | ", cells)} |");
         }
         output.WriteLine();
+    }
+
+    /// <summary>Each series as a threads x dumps table, after what it proves and what moved.</summary>
+    private static void WriteSeries(BatchReport batch, TextWriter output)
+    {
+        foreach (DumpSeries series in batch.Series)
+        {
+            output.WriteLine($"## Series: {Md(SeriesWords.Heading(series))}");
+            output.WriteLine();
+            for (int i = 0; i < series.Dumps.Count; i++)
+                output.WriteLine($"{i + 1}. {Md(SeriesWords.Dump(series.Dumps[i]))}");
+            output.WriteLine();
+            foreach (string problem in series.Problems)
+                output.WriteLine($"- **Not trusted:** {Md(problem)}");
+            foreach (Finding f in series.Findings)
+                output.WriteLine($"- **Stuck:** \\[{Md(f.Detector)}\\] {Md(f.Title)}");
+            foreach (string m in series.Moved)
+                output.WriteLine($"- **Moved:** {Md(m)}");
+            output.WriteLine();
+            if (series.Threads.Count == 0)
+                continue;
+            output.WriteLine($"| thread | {string.Join(" | ", series.Dumps.Where(d => d.Analysed).Select((_, i) => $"dump {i + 1}"))} |");
+            output.WriteLine($"|---|{string.Concat(series.Dumps.Where(d => d.Analysed).Select(_ => "---|"))}");
+            foreach (SeriesThread t in series.Threads)
+                output.WriteLine($"| {Md(SeriesWords.Thread(t))} | {string.Join(" | ", t.Cells.Select(c => Md(SeriesWords.Cell(c))))} |");
+            output.WriteLine();
+        }
     }
 
     private static void WriteFindings(BatchReport batch, TextWriter output)

@@ -28,6 +28,8 @@ public static class BatchTextRenderer
                 output.WriteLine(Clean($"  {f.Dump}{also}: [{f.Finding.Detector}] {f.Finding.Title}"));
             }
         }
+        foreach (DumpSeries series in batch.Series)
+            WriteSeries(series, output);
         var failed = batch.Distinct.Where(d => d.Status != DumpStatus.Analysed).ToList();
         if (failed.Count > 0)
         {
@@ -67,6 +69,29 @@ public static class BatchTextRenderer
         }
         output.WriteLine();
         output.WriteLine(Totals(batch));
+    }
+
+    /// <summary>A series: its dumps in order, what stayed and what moved, then each thread's wait per dump.</summary>
+    private static void WriteSeries(DumpSeries series, TextWriter output)
+    {
+        output.WriteLine();
+        output.WriteLine(Clean($"series: {SeriesWords.Heading(series)}"));
+        for (int i = 0; i < series.Dumps.Count; i++)
+            output.WriteLine(Clean($"  {i + 1}. {SeriesWords.Dump(series.Dumps[i])}"));
+        foreach (string problem in series.Problems)
+            output.WriteLine(Clean($"  ! {problem}"));
+        foreach (Finding f in series.Findings)
+            output.WriteLine(Clean($"  stuck: [{f.Detector}] {f.Title}"));
+        foreach (string m in series.Moved)
+            output.WriteLine(Clean($"  moved: {m}"));
+        if (series.Findings.Count == 0 && series.Moved.Count == 0)
+            output.WriteLine("  no chain to compare: nothing waits behind another thread in these dumps");
+        foreach (SeriesThread t in series.Threads)
+        {
+            output.WriteLine(Clean($"  thread {SeriesWords.Thread(t)}"));
+            for (int i = 0; i < t.Cells.Count; i++)
+                output.WriteLine(Clean($"    {i + 1}: {SeriesWords.Cell(t.Cells[i])}"));
+        }
     }
 
     public static string Totals(BatchReport batch)
