@@ -44,4 +44,28 @@ internal static class BlockedChain
         });
         Blocked.WaitFor(holder, second, third);
     }
+
+    /// <summary>
+    /// The same stuck chain in a process that keeps allocating and collecting (compacting) beside it: the GC rewrites
+    /// references on the blocked threads' stacks between two dumps, which must not read as those threads having run.
+    /// </summary>
+    public static void RunWhileCollecting()
+    {
+        for (int t = 0; t < 2; t++)
+            Blocked.Start($"allocator-{t}", Allocate);
+        Run();
+    }
+
+    private static void Allocate()
+    {
+        var keep = new List<byte[]>();
+        for (long i = 0; ; i++)
+        {
+            keep.Add(new byte[1024 + (int)(i % 4096)]);
+            if (keep.Count > 2000)
+                keep.RemoveRange(0, 1000);
+            if (i % 50_000 == 0)
+                GC.Collect(2, GCCollectionMode.Forced, blocking: true, compacting: true);
+        }
+    }
 }

@@ -16,6 +16,8 @@
 //   taskhealthy  threads in Task.Wait on a Task.Delay and in .Result on a promise a running thread will complete
 //   chain        two threads blocked one behind the other behind a thread that sleeps holding the first lock
 //   healthy      busy and contended, nothing hung
+//   chaingc      the chain, beside two threads that allocate and force compacting collections without end
+//   contended    four threads take one lock in turn, its holder sometimes sleeping 3 ms inside: one dump shows a chain, nothing is stuck
 
 using Hangs;
 
@@ -35,6 +37,8 @@ Action? build = mode switch
     "taskhealthy" => TaskWaits.HealthyTaskWaits,
     "chain" => BlockedChain.Run,
     "healthy" => BusyHealthy.Run,
+    "contended" => Contended.Run,
+    "chaingc" => BlockedChain.RunWhileCollecting,
     _ => null,
 };
 if (build is null)

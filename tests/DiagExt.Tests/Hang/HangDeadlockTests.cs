@@ -106,15 +106,15 @@ public class HangDeadlockTests
     private static IEnumerable<TestCaseData> UpgradeRuns() => Cases("rwlock");
 
     [TestCaseSource(nameof(ChainRuns))]
-    public void A_chain_behind_a_sleeping_holder_is_a_warning_naming_the_holder_and_both_waiters(string mode, int run)
+    public void A_chain_behind_a_sleeping_holder_is_a_note_naming_the_holder_and_both_waiters(string mode, int run)
     {
         HangSample.Dump dump = HangSample.Of(mode, run);
         Diagext.Result result = Diagext.Run("hang", dump.Path, "--json");
-        Assert.That(result.ExitCode, Is.EqualTo(1), result.Stdout + result.Stderr);
+        Assert.That(result.ExitCode, Is.Zero, result.Stdout + result.Stderr);
 
         JsonElement finding = result.Findings.Single();
         Assert.That(finding.GetProperty("kind").GetString(), Is.EqualTo("blocked-chain"));
-        Assert.That(finding.GetProperty("severity").GetString(), Is.EqualTo("warning"), "a holder that sleeps may yet release");
+        Assert.That(finding.GetProperty("severity").GetString(), Is.EqualTo("information"), "one dump cannot tell it from contention (HangSeriesTests: two can)");
         HangSample.Blocked holder = dump.Threads.Single(t => t.Name == "holder");
         JsonElement[] threads = finding.GetProperty("threads").EnumerateArray().ToArray();
         Assert.That(threads[0].GetProperty("managedThreadId").GetInt32(), Is.EqualTo(holder.ManagedId), "the chain's end comes first");

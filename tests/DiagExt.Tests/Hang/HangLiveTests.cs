@@ -31,6 +31,36 @@ public class HangLiveTests
         Assert.That(ProcState.AnyThreadTraced(sample.Pid), Is.False);
     }
 
+    /// <summary>
+    /// The verdict a dump series gives, live: the chain sample (nothing moves) is a stuck-chain hazard after the second
+    /// diagext watches it; the contended one (its holder lets go within milliseconds) gives no warning, and when a chain
+    /// was caught, says what moved.
+    /// </summary>
+    [Test]
+    public void A_live_chain_that_does_not_move_is_stuck_and_one_that_moves_is_no_warning()
+    {
+        using (SampleProcess chain = SampleProcess.StartAndWaitReady(SampleBuilder.Build("Hangs"), ["chain"], TimeSpan.FromMinutes(2), detached: true))
+        {
+            Diagext.Result result = Diagext.Run("hang", "--pid", chain.Pid.ToString(), "--json");
+            Assert.That(result.ExitCode, Is.EqualTo(1), result.Stdout + result.Stderr);
+            JsonElement finding = result.Findings.Single();
+            Assert.That(finding.GetProperty("kind").GetString(), Is.EqualTo("stuck-chain"));
+            Assert.That(finding.GetProperty("severity").GetString(), Is.EqualTo("hazard"));
+            Assert.That(finding.GetProperty("title").GetString(), Does.EndWith("stuck for at least 1.0 s (live)"));
+            Assert.That(chain.HasExited, Is.False);
+        }
+        using SampleProcess contended = SampleProcess.StartAndWaitReady(SampleBuilder.Build("Hangs"), ["contended"], TimeSpan.FromMinutes(2), detached: true);
+        Diagext.Result busy = Diagext.Run("hang", "--pid", contended.Pid.ToString(), "--json");
+        Assert.That(busy.ExitCode, Is.Zero, busy.Stdout + busy.Stderr);
+        foreach (JsonElement note in busy.Findings)
+        {
+            Assert.That(note.GetProperty("severity").GetString(), Is.EqualTo("information"), note.ToString());
+            Assert.That(note.GetProperty("progress").GetString(), Does.StartWith("moved: "), note.ToString());
+        }
+        var (running, why) = ProcState.RunsFreely(contended.Pid, TimeSpan.FromMilliseconds(500));
+        Assert.That(running, Is.True, why);
+    }
+
     [Test]
     public void A_busy_healthy_process_gives_no_finding_live()
     {
