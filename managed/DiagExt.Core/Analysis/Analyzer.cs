@@ -87,8 +87,8 @@ public static class Analyzer
         target.ThreadTimes.Available ? target.ThreadTimes.Source : null,
         target.ThreadTimes.UnavailableReason)
     {
-        DumpTime = target.Minidump?.Timestamp,
-        ProcessStart = target.Minidump?.MiscInfo?.ProcessCreateTime,
+        DumpTime = target.DumpTime,
+        ProcessStart = target.ProcessStart,
         ProcessImage = target.ProcessImage,
     };
 

@@ -48,6 +48,12 @@ public sealed class Target : IDisposable
 
     public TargetKind Kind { get; }
 
+    /// <summary>When the dump was written, by its own header (a minidump's, to the second); null for a core or a live process.</summary>
+    public DateTime? DumpTime => Minidump?.Timestamp;
+
+    /// <summary>When the process started, where the dump records it (a minidump's MiscInfo stream).</summary>
+    public DateTime? ProcessStart => Minidump?.MiscInfo?.ProcessCreateTime;
+
     /// <summary>
     /// "libcoreclr.so@0x7f1e2c400000": the runtime's module and where it is loaded (else the lowest module's), which
     /// differs between processes (address-space randomisation) and so tells a reused process id apart.

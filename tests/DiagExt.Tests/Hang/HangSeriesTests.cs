@@ -35,7 +35,7 @@ public class HangSeriesTests
         Assert.That(finding.GetProperty("kind").GetString(), Is.EqualTo("blocked-chain"));
         Assert.That(finding.GetProperty("severity").GetString(), Is.EqualTo("information"));
         Assert.That(finding.GetProperty("timeSettles").GetBoolean(), Is.True);
-        Assert.That(finding.GetProperty("summary").GetString(), Does.Contain("a second dump in 5-10 s").And.Contain("diagext hang --pid"));
+        Assert.That(finding.GetProperty("summary").GetString(), Does.Contain("a second dump in 5-10 s").And.Contain("a live look at the process"));
         Assert.That(finding.GetProperty("threads").EnumerateArray().Select(t => t.GetProperty("managedThreadId").GetInt32()),
             Is.EquivalentTo(dump.Threads.Select(t => t.ManagedId)), dump.Output);
         Assert.That(finding.GetProperty("threads").EnumerateArray().Select(t => t.GetProperty("fingerprint").GetString()), Is.All.Match("^[0-9a-f]{16}$"));

@@ -14,7 +14,7 @@ namespace DiagExt.Core.Detectors.Hang;
 internal static class BlockedChains
 {
     /// <summary>What settles a chain seen once, in the words a note ends with.</summary>
-    public const string SettleWith = "a second dump in 5-10 s (then 'diagext analyze first.dmp second.dmp' compares them), or 'diagext hang --pid', settles it";
+    public const string SettleWith = "a second dump in 5-10 s, analysed together with this one, or a live look at the process with hang, settles it";
 
     public static IEnumerable<HangFinding> Find(WaitGraph graph, ThreadIndex threads, HashSet<uint> inKnot, HashSet<uint> bystanders, LockNames names)
     {

@@ -41,9 +41,10 @@ public sealed class HangDetector : IDetector
         "per-thread reader counts of ReaderWriterLockSlim). A cycle of threads each waiting for a lock the next holds is 'deadlock' (certain), " +
         "with the threads that wait on its locks from outside listed as bystanders; every pool worker blocked on a task while work is queued is " +
         "'threadpool-starvation'; a chain of two or more threads waiting one behind the other for a thread that is not waiting for a lock is " +
-        "'blocked-chain' (a warning: that thread may yet release). A wait on a task is followed through the async methods it awaits to the thread running it " +
+        "'blocked-chain', a note from one dump (busy contention looks the same), and 'stuck-chain', a hazard, when dumps of the process taken in turn " +
+        "(a batch groups them) or a live look show nothing in it moved (same frames, objects and holders; registers, stack words and CPU unchanged). A wait on a task is followed through the async methods it awaits to the thread running it " +
         "(an edge, as a Join is), a timer (Task.Delay: not a hang), a SemaphoreSlim, or a promise; a thread blocked on a promise or a ManualResetEventSlim that no other thread's stack " +
-        "references is a 'blocked-chain' warning too. Reported: each thread, what it holds and waits for and where, each lock with " +
+        "references is a 'blocked-chain' warning. Reported: each thread, what it holds and waits for and where, each lock with " +
         "the static field that holds it. On a live process the threads are sampled twice a second apart to say whether they moved.";
 
     public DetectorNeeds Needs => DetectorNeeds.ManagedRuntime;

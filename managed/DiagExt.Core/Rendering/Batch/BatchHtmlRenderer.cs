@@ -29,6 +29,7 @@ public static class BatchHtmlRenderer
         var groups = batch.Dumps.Select((d, i) => (Dump: d, Index: i)).ToList();
         WriteTable(batch, groups, o);
         WriteFindings(batch, groups, o, json);
+        SeriesHtml.Write(batch, o);
         WriteProblems(batch, o);
         o.WriteLine("</main>");
         o.WriteLine($"<footer>diagext {E(ToolVersion.Current)}: names the cause of a hung .NET process from a dump. Exit code of this batch: {(int)batch.ExitCode} (0 nothing found, 1 hazards found, 2 no dump could be analysed, 3 a detector failed on some dump).</footer>");
