@@ -150,16 +150,27 @@ public static class BatchHtmlRenderer
         {
             o.WriteLine("<details class=\"fields\"><summary>All fields of this finding</summary><dl>");
             foreach (var (name, value) in fields)
-                o.WriteLine($"<dt>{E(name)}</dt><dd>{E(value)}</dd>");
+                o.WriteLine($"<dt>{E(name)}</dt><dd>{FieldValue(value)}</dd>");
             o.WriteLine("</dl></details>");
         }
         o.WriteLine("</div></details>");
     }
 
     /// <summary>The detector's own fields, as its JSON has them (the common ones are shown above).</summary>
-    private static List<(string Name, string Value)> DetectorFields(Finding f, ReportJson json) =>
-        json.ToElement(f).EnumerateObject().Where(p => !CommonFields.Contains(p.Name))
-            .Select(p => (p.Name, p.Value.ValueKind == JsonValueKind.String ? p.Value.GetString() ?? "" : p.Value.GetRawText())).ToList();
+    private static List<(string Name, JsonElement Value)> DetectorFields(Finding f, ReportJson json) =>
+        json.ToElement(f).EnumerateObject().Where(p => !CommonFields.Contains(p.Name)).Select(p => (p.Name, p.Value)).ToList();
+
+    /// <summary>
+    /// A string as its text; anything else as indented JSON, in a &lt;pre&gt; when it spans lines, escaped line by line:
+    /// its line breaks stay breaks, while every other invisible character of a string from the dump is still shown as \u.
+    /// </summary>
+    private static string FieldValue(JsonElement value)
+    {
+        if (value.ValueKind == JsonValueKind.String)
+            return E(value.GetString());
+        string[] lines = ReadableJson.Write(value).Split('\n');
+        return lines.Length == 1 ? E(lines[0]) : $"<pre>{string.Join("\n", lines.Select(E))}</pre>";
+    }
 
     private static readonly HashSet<string> CommonFields = ["severity", "detector", "kind", "title", "summary", "evidence", "threads", "advice"];
 
