@@ -82,7 +82,8 @@ public static class BatchHtmlRenderer
             foreach (string detector in detectors)
             {
                 string cell = BatchWords.DetectorCell(d, detector);
-                o.Write($"<td class=\"num{(cell is not ("" or "-" or "0") ? " hit" : "")}\">{E(cell)}</td>");
+                string why = BatchWords.SkipReason(d, detector) is { } reason ? $" title=\"skipped: {E(reason)}\"" : "";
+                o.Write($"<td class=\"num{(cell is not ("" or "-" or "0") ? " hit" : "")}\"{why}>{E(cell)}</td>");
             }
             o.Write($"<td class=\"num\" data-sort=\"{d.SizeBytes ?? 0}\">{E(ReportText.Size(d.SizeBytes))}</td>");
             double seconds = d.SameContentAs is null ? d.Elapsed.TotalSeconds : 0;
