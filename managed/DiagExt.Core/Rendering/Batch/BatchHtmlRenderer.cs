@@ -65,7 +65,8 @@ public static class BatchHtmlRenderer
     {
         IReadOnlyList<string> detectors = batch.Detectors;
         o.WriteLine("<h2>Dumps</h2>");
-        o.WriteLine("<table class=\"sortable\" id=\"dumps\"><thead><tr>");
+        // In a box of its own that scrolls sideways: a wide table (many detectors, long paths) must not widen the page.
+        o.WriteLine("<div class=\"wide\"><table class=\"sortable\" id=\"dumps\"><thead><tr>");
         o.Write(Head("Dump") + Head("Result", sortsAsNumber: true) + Head("Runtime") + Head("Threads", numeric: true));
         foreach (string detector in detectors)
             o.Write(Head(detector, numeric: true));
@@ -93,7 +94,7 @@ public static class BatchHtmlRenderer
                 : string.Join("<br>", BatchWords.Notes(d).Select(E));
             o.WriteLine($"<td class=\"reason\">{note}</td></tr>");
         }
-        o.WriteLine("</tbody></table>");
+        o.WriteLine("</tbody></table></div>");
         o.WriteLine("<p class=\"hint\">Click a column heading to sort; click a dump to see its findings.</p>");
     }
 
