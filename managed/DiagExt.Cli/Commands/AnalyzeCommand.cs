@@ -25,7 +25,8 @@ public sealed class AnalyzeCommand : ICommand
 
     public string Details =>
         "Runs every detector that applies to the target, with one pass over the heap shared by all of them. " +
-        "Detectors that need something the target lacks (a .NET runtime, a Windows minidump) are listed as skipped.\n\n" +
+        "Detectors that need something the target lacks (a .NET runtime, a Windows minidump), or that have nothing to look " +
+        "for in it (wcfhang where no WCF client is loaded), are listed as skipped, with the reason.\n\n" +
         "Batch: given several dumps, a folder (walked recursively), a glob (quoted: 'dumps/*.dmp', 'crashes/**/core.*') " +
         "or a .zip, it finds every dump by content (Windows minidumps, Linux cores, and those inside .gz and .zip files, " +
         "unpacked in memory up to 512 MB, else into a temp file deleted at once), analyses identical dumps once, and runs " +

@@ -15,15 +15,14 @@ public static class Analyzer
     public static AnalysisReport Run(Target target, IReadOnlyList<IDetector> detectors, CancellationToken cancellation = default)
     {
         var total = Stopwatch.StartNew();
-        var runnable = detectors.Where(d => SkipReason(target, d) is null).ToList();
-        IHeapInterest[] interests = runnable.Select(d => d.HeapInterest).OfType<IHeapInterest>()
-            .Where(i => target.Runtime is not { } runtime || i.AppliesTo(runtime)).ToArray();
+        // Decided before the heap pass starts, so a detector that will not run adds no interest to it.
+        DetectorOutcome?[] outcomes = detectors.Select(d => BeforeRun(target, d)).ToArray();
+        int[] order = Enumerable.Range(0, detectors.Count).Where(i => outcomes[i] is null).ToArray();
+        IHeapInterest[] interests = order.Select(i => detectors[i].HeapInterest).OfType<IHeapInterest>().ToArray();
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(cancellation);
         var context = new AnalysisContext(target, interests, stop.Token);
-        var outcomes = new DetectorOutcome?[detectors.Count];
         try
         {
-            int[] order = Enumerable.Range(0, detectors.Count).ToArray();
             WorkerPool.ForEach(order, target.Workers, i => outcomes[i] = RunOne(target, detectors[i], context), stop.Token);
         }
         catch
@@ -42,16 +41,30 @@ public static class Analyzer
         return new AnalysisReport(Summarize(target), outcomes.Select(o => o!).ToList(), heapPass?.Objects, total.Elapsed) { HeapPass = heapPass };
     }
 
-    private static DetectorOutcome RunOne(Target target, IDetector detector, AnalysisContext context)
+    /// <summary>The outcome of a detector that will not run on this target (skipped, or failed deciding so), or null.</summary>
+    private static DetectorOutcome? BeforeRun(Target target, IDetector detector)
     {
         if (SkipReason(target, detector) is { } reason)
             return new DetectorOutcome(detector.Name, DetectorStatus.Skipped, reason, [], TimeSpan.Zero);
+        try
+        {
+            FailureInjection.ThrowIfAsked(detector.Name);
+            return detector.DoesNotApply(target) is { } why ? DetectorOutcome.NotApplicable(detector.Name, why) : null;
+        }
+        catch (Exception e) when (e is not OperationCanceledException)
+        {
+            // The question reads the target like the analysis does: its failure is this detector's, as there.
+            return DetectorOutcome.Failure(detector.Name, e, TimeSpan.Zero);
+        }
+    }
+
+    private static DetectorOutcome RunOne(Target target, IDetector detector, AnalysisContext context)
+    {
         var watch = Stopwatch.StartNew();
         AnalysisContext own = context.ForDetector();
         IReadOnlyList<Finding> findings;
         try
         {
-            FailureInjection.ThrowIfAsked(detector.Name);
             FailureInjection.StallIfAsked(detector.Name, context.Cancellation);
             findings = detector.Analyze(own);
         }

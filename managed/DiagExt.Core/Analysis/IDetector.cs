@@ -1,5 +1,6 @@
 using DiagExt.Core.Heap;
 using DiagExt.Core.Reports;
+using DiagExt.Core.Targets;
 
 namespace DiagExt.Core.Analysis;
 
@@ -50,6 +51,14 @@ public interface IDetector
 
     /// <summary>How it compares a dump series' reports, or null when time adds nothing to what one dump shows.</summary>
     ISeriesJudge? SeriesJudge => null;
+
+    /// <summary>
+    /// Why this target holds nothing this detector looks for (wcfhang: no WCF client is loaded), or null to run it.
+    /// Asked once, after <see cref="Needs"/> is met and before the heap pass; the outcome is then skipped with this
+    /// reason, not a note that "nothing applied", and no heap pass starts for this detector. Only for "cannot be
+    /// here": what the detector learns by looking (a lock that is free) is a note of its run.
+    /// </summary>
+    string? DoesNotApply(Target target) => null;
 
     IReadOnlyList<Finding> Analyze(AnalysisContext context);
 }

@@ -10,10 +10,4 @@ namespace DiagExt.Core.Heap;
 public interface IHeapInterest
 {
     bool Wants(ClrType type);
-
-    /// <summary>
-    /// Whether objects of interest can exist in this process at all, asked once before the pass (e.g. "is the
-    /// library loaded"). An interest that does not apply costs nothing: no pass is started for it alone.
-    /// </summary>
-    bool AppliesTo(ClrRuntime runtime) => true;
 }

@@ -73,8 +73,11 @@ public sealed record AnalysisReport(ReportSubject Subject, IReadOnlyList<Detecto
     /// <summary>Whether any finding is a hazard or warning; information alone is not "hazards found".</summary>
     public bool HasFindings => Hazards > 0;
 
-    /// <summary>True when every requested detector was skipped (e.g. dictcycle on a dump without .NET): nothing was analysed.</summary>
-    public bool AllSkipped => Outcomes.All(o => o.Status == DetectorStatus.Skipped);
+    /// <summary>
+    /// True when every requested detector was skipped for what the target lacks (e.g. dictcycle on a dump without .NET):
+    /// nothing was analysed. A detector that found it does not apply (wcfhang without WCF) has answered.
+    /// </summary>
+    public bool AllSkipped => Outcomes.All(o => o.Status == DetectorStatus.Skipped && !o.DoesNotApply);
 
     /// <summary>Detectors that threw: the report lacks what they would have found.</summary>
     public IEnumerable<DetectorOutcome> Failures => Outcomes.Where(o => o.Status == DetectorStatus.Failed);

@@ -18,6 +18,16 @@ public sealed record DetectorOutcome(string Detector, DetectorStatus Status, str
     /// </summary>
     public string? Detail { get; init; }
 
+    /// <summary>
+    /// Skipped because the detector found nothing in this target for it to look for (<see cref="Analysis.IDetector.DoesNotApply"/>),
+    /// not because the target could not be read for it: an answer, not an input error. Known only in the analysing process
+    /// (the JSON says skipped and the reason); a report read back from JSON has it false.
+    /// </summary>
+    public bool DoesNotApply { get; init; }
+
+    public static DetectorOutcome NotApplicable(string detector, string reason) =>
+        new(detector, DetectorStatus.Skipped, reason, [], TimeSpan.Zero) { DoesNotApply = true };
+
     public static DetectorOutcome Failure(string detector, Exception error, TimeSpan elapsed) =>
         new(detector, DetectorStatus.Failed, $"{error.GetType().Name}: {OneLine(error.Message)}", [], elapsed) { Detail = error.StackTrace };
 

@@ -23,7 +23,10 @@ public class DetectorFailureTests
 
     private static string Dump => DumpMaker.DumpOfSample("DictCycle", "dictcycle-dictionary.core");
 
-    /// <summary>A real dump on which <paramref name="detector"/> runs (is not skipped).</summary>
+    /// <summary>
+    /// A real dump on which <paramref name="detector"/> starts: it has what the detector needs (wcfhang then finds it does
+    /// not apply: the hook fails it there, before that question, which is where a detector's own code starts).
+    /// </summary>
     private static string DumpFor(string detector) =>
         DetectorCatalog.Find(detector)!.Needs == DetectorNeeds.WindowsMinidump ? WineDumpMaker.Dump("x86_64", "spin").Path : Dump;
 
@@ -51,7 +54,8 @@ public class DetectorFailureTests
     public void In_process_the_failure_is_one_outcome_and_the_rest_stands(string failing)
     {
         AnalysisReport healthy = Analyse(DumpFor(failing));
-        Assert.That(healthy.Outcomes.Single(o => o.Detector == failing).Status, Is.EqualTo(DetectorStatus.Ran), "a dump the detector runs on");
+        DetectorOutcome before = healthy.Outcomes.Single(o => o.Detector == failing);
+        Assert.That(before.Status == DetectorStatus.Ran || before.DoesNotApply, Is.True, "a dump with what the detector needs");
         AnalysisReport report = Failing(failing, () => Analyse(DumpFor(failing)));
 
         DetectorOutcome failed = report.Outcomes.Single(o => o.Detector == failing);

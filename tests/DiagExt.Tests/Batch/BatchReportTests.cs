@@ -79,4 +79,17 @@ public class BatchReportTests
         Assert.That(text.ToString(), Does.Not.Contain("needs .NET"), "a skipped detector's reason is not a note");
         Assert.That(BatchWords.DetectorCell(batch.Dumps[0], "x"), Is.EqualTo("-"));
     }
+
+    [Test]
+    public void A_detector_that_does_not_apply_is_a_skipped_cell_with_its_reason_not_a_note()
+    {
+        BatchReport batch = Batch(WithOutcomes("w.dmp", DetectorOutcome.NotApplicable("x", "no <WCF> client")));
+        var html = new StringWriter();
+        BatchHtmlRenderer.Render(batch, html, DiagExt.Core.Catalog.DetectorCatalog.Json);
+        Assert.That(BatchWords.DetectorCell(batch.Dumps[0], "x"), Is.EqualTo("-"));
+        Assert.That(BatchWords.Notes(batch.Dumps[0]), Is.Empty);
+        Assert.That(html.ToString(), Does.Contain("<td class=\"num\" title=\"skipped: no &lt;WCF&gt; client\">-</td>"));
+        Assert.That(html.ToString(), Does.Not.Contain("x: no"), "no note column entry");
+        Assert.That(batch.Dumps[0].Report!.AllSkipped, Is.False, "does not apply is an answer: not 'nothing could be analysed'");
+    }
 }

@@ -33,7 +33,7 @@ public class ReportEscapingTests
             Advice = text,
             Holder = text,
             Address = 0x1, Type = text, Layout = "net10", Count = 1, BucketsLength = 1, EntriesLength = 1, BucketsAddress = 0x2, EntriesAddress = 0x3,
-            BadIndices = [0], BadBuckets = [0], Defects = [], Verdict = "never return",
+            BadIndices = [0], BadBuckets = [0], Defects = [new DefectReport("self-cycle", [0], [0], text + "\nnext line")], Verdict = "never return",
         };
         var target = new TargetSummary(text, TargetKind.ElfCore, "Linux", "x64", null, 3, new RuntimeStatus(RuntimeAvailability.Loaded, "10.0.0", ".NET", null), null, null);
         var written = new AnalysisReport(target, [new DetectorOutcome("dictcycle", DetectorStatus.Ran, null, [finding], TimeSpan.Zero)], null, TimeSpan.Zero);
@@ -60,6 +60,26 @@ public class ReportEscapingTests
         Assert.That(page, Does.Contain("Dictionary&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;q&quot; &#39;a&#39;"));
         Assert.That(page, Does.Contain("\\u001b[2J\\u202e"));
         Assert.That(page.Split("<script>").Length, Is.EqualTo(2), "only diagext's own script block");
+    }
+
+    [Test]
+    public void Html_shows_structured_fields_as_readable_json_still_escaped()
+    {
+        var html = new StringWriter();
+        BatchHtmlRenderer.Render(ReportWith(Hostile), html, DetectorCatalog.Json);
+        string page = html.ToString();
+        string fields = page[page.IndexOf("All fields of this finding", StringComparison.Ordinal)..];
+        string defects = fields[fields.IndexOf("<dt>defects</dt>", StringComparison.Ordinal)..];
+        defects = defects[..(defects.IndexOf("</dd>", StringComparison.Ordinal) + 5)];
+
+        Assert.That(defects, Does.StartWith("<dt>defects</dt><dd><pre>[\n  {\n    &quot;kind&quot;: &quot;self-cycle&quot;,\n    &quot;indices&quot;: [0],\n"),
+            "indented, with real line breaks; a list of numbers on one line");
+        Assert.That(defects, Does.Not.Contain("\\u000a").And.Not.Contain("\\u003c").And.Not.Contain("\\u0026").And.Not.Contain("\\u0027"),
+            "no escape of the JSON encoder or of the sanitizer where the text has a line break or markup");
+        Assert.That(defects, Does.Contain("&quot;detail&quot;: &quot;Dictionary&lt;script&gt;alert(1)&lt;/script&gt; &amp; \\&quot;q\\&quot; &#39;a&#39;"));
+        Assert.That(defects, Does.Contain("next line&quot;"), "a line break inside a string stays JSON's \\n");
+        Assert.That(defects, Does.Contain("\\n").And.Not.Contain("\u001b").And.Not.Contain("\u202e"));
+        Assert.That(defects, Does.Match(@"\\u001[bB]\[2J\\u202[eE]"), "invisible characters stay visible escapes");
     }
 
     [Test]

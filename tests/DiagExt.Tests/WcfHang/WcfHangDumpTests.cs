@@ -64,14 +64,19 @@ public class WcfHangDumpTests
     }
 
     [Test]
-    public void A_process_without_wcf_gives_nothing_and_starts_no_heap_pass()
+    public void A_process_without_wcf_skips_wcfhang_says_why_and_starts_no_heap_pass()
     {
         string dump = DumpMaker.DumpOfSample("DictCycle", "dictcycle-dictionary.core");
         Diagext.Result result = Diagext.Run("wcfhang", dump, "--json");
-        Assert.That(result.ExitCode, Is.Zero, result.Stderr);
+        Assert.That(result.ExitCode, Is.Zero, "does not apply is an answer, not an input error: " + result.Stderr);
         Assert.That(result.Findings, Is.Empty);
-        Assert.That(result.Json.GetProperty("detectors").EnumerateArray().Single().GetProperty("reason").GetString(), Is.EqualTo("no WCF client: System.ServiceModel is not loaded"));
+        JsonElement outcome = result.Json.GetProperty("detectors").EnumerateArray().Single();
+        Assert.That(outcome.GetProperty("status").GetString(), Is.EqualTo("skipped"));
+        Assert.That(outcome.GetProperty("reason").GetString(), Is.EqualTo("no WCF client: neither System.ServiceModel nor System.ServiceModel.Primitives is loaded"));
         Assert.That(result.Json.TryGetProperty("heapPass", out JsonElement pass) && pass.ValueKind != JsonValueKind.Null, Is.False, "no heap walk for wcfhang alone");
+
+        Diagext.Result text = Diagext.Run("analyze", dump);
+        Assert.That(text.Stdout, Does.Contain("wcfhang: skipped: no WCF client").And.Not.Contain("wcfhang: note"));
     }
 
     [Test]

@@ -39,14 +39,14 @@ public sealed class WcfHangDetector : IDetector
 
     public FindingContract Contract { get; } = new(CommandName, typeof(WcfHangFinding), WcfHangJson.Default);
 
+    public string? DoesNotApply(Target target) =>
+        WcfTypes.FindWcfModule(target.Runtime!) is null ? "no WCF client: neither System.ServiceModel nor System.ServiceModel.Primitives is loaded" : null;
+
     public IReadOnlyList<Finding> Analyze(AnalysisContext context)
     {
-        ClrRuntime runtime = context.Target.Runtime!;
-        if (WcfTypes.FindWcfModule(runtime) is not { } module)
-        {
-            context.Note("no WCF client: System.ServiceModel is not loaded");
-            return [];
-        }
+        if (WcfTypes.FindWcfModule(context.Target.Runtime!) is not { } module)
+            return []; // DoesNotApply said so: the analysis does not run
+
         int maxString = context.Target.Limits.MaxStringLength;
         var requests = new List<DuplexRequest>();
         var operations = new List<ProxyOperation>();

@@ -5,16 +5,14 @@ namespace DiagExt.Core.Detectors.WcfHang;
 
 /// <summary>
 /// The heap objects wcfhang wants: the duplex requests (sync and async) and the proxy operations (one per
-/// operation of each contract, naming it). A process without WCF loaded wants nothing, so the heap pass is not
-/// started for wcfhang alone.
+/// operation of each contract, naming it). A process without WCF loaded is not analysed at all
+/// (<see cref="WcfHangDetector.DoesNotApply"/>), so no heap pass starts for wcfhang alone.
 /// </summary>
 internal sealed class WcfTypes : IHeapInterest
 {
     private const int MaxModules = 64 * 1024;
 
     public bool Wants(ClrType type) => type.Name is WcfNames.SyncRequest or WcfNames.AsyncRequest or WcfNames.ProxyOperation;
-
-    public bool AppliesTo(ClrRuntime runtime) => FindWcfModule(runtime) is not null;
 
     /// <summary>The loaded WCF client assembly: System.ServiceModel (.NET Framework) or System.ServiceModel.Primitives.</summary>
     public static string? FindWcfModule(ClrRuntime runtime)

@@ -66,7 +66,8 @@ public static class BatchHtmlRenderer
     {
         IReadOnlyList<string> detectors = batch.Detectors;
         o.WriteLine("<h2>Dumps</h2>");
-        o.WriteLine("<table class=\"sortable\" id=\"dumps\"><thead><tr>");
+        // In a box of its own that scrolls sideways: a wide table (many detectors, long paths) must not widen the page.
+        o.WriteLine("<div class=\"wide\"><table class=\"sortable\" id=\"dumps\"><thead><tr>");
         o.Write(Head("Dump") + Head("Result", sortsAsNumber: true) + Head("Runtime") + Head("Threads", numeric: true));
         foreach (string detector in detectors)
             o.Write(Head(detector, numeric: true));
@@ -83,7 +84,8 @@ public static class BatchHtmlRenderer
             foreach (string detector in detectors)
             {
                 string cell = BatchWords.DetectorCell(d, detector);
-                o.Write($"<td class=\"num{(cell is not ("" or "-" or "0") ? " hit" : "")}\">{E(cell)}</td>");
+                string why = BatchWords.SkipReason(d, detector) is { } reason ? $" title=\"skipped: {E(reason)}\"" : "";
+                o.Write($"<td class=\"num{(cell is not ("" or "-" or "0") ? " hit" : "")}\"{why}>{E(cell)}</td>");
             }
             o.Write($"<td class=\"num\" data-sort=\"{d.SizeBytes ?? 0}\">{E(ReportText.Size(d.SizeBytes))}</td>");
             double seconds = d.SameContentAs is null ? d.Elapsed.TotalSeconds : 0;
@@ -93,7 +95,7 @@ public static class BatchHtmlRenderer
                 : string.Join("<br>", BatchWords.Notes(d).Select(E));
             o.WriteLine($"<td class=\"reason\">{note}</td></tr>");
         }
-        o.WriteLine("</tbody></table>");
+        o.WriteLine("</tbody></table></div>");
         o.WriteLine("<p class=\"hint\">Click a column heading to sort; click a dump to see its findings.</p>");
     }
 
@@ -151,16 +153,27 @@ public static class BatchHtmlRenderer
         {
             o.WriteLine("<details class=\"fields\"><summary>All fields of this finding</summary><dl>");
             foreach (var (name, value) in fields)
-                o.WriteLine($"<dt>{E(name)}</dt><dd>{E(value)}</dd>");
+                o.WriteLine($"<dt>{E(name)}</dt><dd>{FieldValue(value)}</dd>");
             o.WriteLine("</dl></details>");
         }
         o.WriteLine("</div></details>");
     }
 
     /// <summary>The detector's own fields, as its JSON has them (the common ones are shown above).</summary>
-    private static List<(string Name, string Value)> DetectorFields(Finding f, ReportJson json) =>
-        json.ToElement(f).EnumerateObject().Where(p => !CommonFields.Contains(p.Name))
-            .Select(p => (p.Name, p.Value.ValueKind == JsonValueKind.String ? p.Value.GetString() ?? "" : p.Value.GetRawText())).ToList();
+    private static List<(string Name, JsonElement Value)> DetectorFields(Finding f, ReportJson json) =>
+        json.ToElement(f).EnumerateObject().Where(p => !CommonFields.Contains(p.Name)).Select(p => (p.Name, p.Value)).ToList();
+
+    /// <summary>
+    /// A string as its text; anything else as indented JSON, in a &lt;pre&gt; when it spans lines, escaped line by line:
+    /// its line breaks stay breaks, while every other invisible character of a string from the dump is still shown as \u.
+    /// </summary>
+    private static string FieldValue(JsonElement value)
+    {
+        if (value.ValueKind == JsonValueKind.String)
+            return E(value.GetString());
+        string[] lines = ReadableJson.Write(value).Split('\n');
+        return lines.Length == 1 ? E(lines[0]) : $"<pre>{string.Join("\n", lines.Select(E))}</pre>";
+    }
 
     private static readonly HashSet<string> CommonFields = ["severity", "detector", "kind", "title", "summary", "evidence", "threads", "advice"];
 

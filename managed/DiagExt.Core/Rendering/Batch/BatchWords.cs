@@ -31,6 +31,10 @@ public static class BatchWords
             _ => "-",
         };
 
+    /// <summary>Why a detector did not run on this dump (shown once, on its "-"), or null if it ran.</summary>
+    public static string? SkipReason(DumpResult dump, string detector) =>
+        dump.Report?.Outcomes.FirstOrDefault(o => o.Detector == detector) is { Status: DetectorStatus.Skipped } outcome ? outcome.Reason ?? "" : null;
+
     /// <summary>Each detector that failed on this dump, as "detector failed: reason".</summary>
     public static IEnumerable<string> Failures(DumpResult dump) =>
         dump.Report?.Failures.Select(o => $"{o.Detector} failed: {o.Reason}") ?? [];
