@@ -5,7 +5,8 @@ namespace DiagExt.Tests.Batch;
 
 /// <summary>
 /// The batch HTML report in a real browser (<see cref="HeadlessChromium"/>): a batch over the suite's mixed folder
-/// (<see cref="BatchFolder"/>) and a Monitor deadlock (which draws a ring), opened from a file:// URL as a user opens
+/// (<see cref="BatchFolder"/>), a Monitor deadlock (which draws a ring) and two dumps of one stuck chain (a series, which
+/// draws its threads x dumps grid), opened from a file:// URL as a user opens
 /// it. What string checks of the page cannot show: the table sorts, a finding opens, its fields read as JSON with
 /// line breaks, every drawing has a size, and the page logs no error (its Content-Security-Policy included).
 /// </summary>
@@ -41,7 +42,8 @@ public class BatchHtmlBrowserTests
         string folder = Path.Combine(Repo.WorkDirectory, "browser-report");
         Directory.CreateDirectory(folder);
         string html = Path.Combine(folder, "report.html");
-        Diagext.Result run = Diagext.Run("analyze", BatchFolder.Path, HangSample.Of("monitor3", 1).Path, "--html", html, "--quiet");
+        DumpSeriesMaker.Series series = DumpSeriesMaker.Of("Hangs", "chain", 2, TimeSpan.FromSeconds(3));
+        Diagext.Result run = Diagext.Run("analyze", BatchFolder.Path, HangSample.Of("monitor3", 1).Path, series.Dumps[0], series.Dumps[1], "--html", html, "--quiet");
         Assert.That(run.ExitCode, Is.EqualTo(1), run.Stdout + run.Stderr);
         return html;
     }
@@ -94,8 +96,10 @@ public class BatchHtmlBrowserTests
 
     private static async Task DrawsEveryRing(IPage page)
     {
-        ILocator svgs = page.Locator("svg");
-        Assert.That(await svgs.CountAsync(), Is.GreaterThan(0), "the Monitor deadlock's ring");
+        Assert.That(await page.Locator("svg.ring").CountAsync(), Is.GreaterThan(0), "the Monitor deadlock's ring");
+        Assert.That(await page.Locator("svg.series-grid").CountAsync(), Is.EqualTo(1), "the chain series' grid");
+        Assert.That(await page.Locator("svg.series-grid rect.same").CountAsync(), Is.EqualTo(3), "the chain's three threads: the same wait in the second dump");
+        Assert.That(await page.Locator("section.series li.hazard").TextContentAsync(), Does.Match("stuck behind thread 0x[0-9a-f]+ for at least"));
         double[][] sizes = await page.EvalOnSelectorAllAsync<double[][]>("svg", "all => all.map(s => { const r = s.getBoundingClientRect(); return [r.width, r.height]; })");
         string said = string.Join(", ", sizes.Select(s => $"{s[0]}x{s[1]}"));
         Assert.That(sizes.Count(s => !(s[0] > 0 && s[1] > 0)), Is.Zero, $"every drawing has a size once its finding is open: {said}");
