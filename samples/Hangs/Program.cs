@@ -16,6 +16,7 @@
 //   taskhealthy  threads in Task.Wait on a Task.Delay and in .Result on a promise a running thread will complete
 //   chain        two threads blocked one behind the other behind a thread that sleeps holding the first lock
 //   healthy      busy and contended, nothing hung
+//   late [S]     runs as contended, then after S seconds (default 8) two threads deadlock on two Monitor locks
 //   chaingc      the chain, beside two threads that allocate and force compacting collections without end
 //   contended    four threads take one lock in turn, its holder sometimes sleeping 3 ms inside: one dump shows a chain, nothing is stuck
 
@@ -39,6 +40,7 @@ Action? build = mode switch
     "healthy" => BusyHealthy.Run,
     "contended" => Contended.Run,
     "chaingc" => BlockedChain.RunWhileCollecting,
+    "late" => () => LateDeadlock.Run(TimeSpan.FromSeconds(args.Length > 1 ? int.Parse(args[1]) : 8)),
     _ => null,
 };
 if (build is null)

@@ -30,6 +30,14 @@ public sealed class ParsedArguments
     internal ParsedArguments With(string name, string? value, IReadOnlyList<string> positionals) =>
         new(positionals, new Dictionary<string, string?>(_options) { [name] = value });
 
+    /// <summary>The same arguments without <paramref name="name"/> and with other positionals: how watch turns "--pid N" into the dump it wrote.</summary>
+    internal ParsedArguments Without(string name, IReadOnlyList<string> positionals)
+    {
+        var options = new Dictionary<string, string?>(_options);
+        options.Remove(name);
+        return new(positionals, options);
+    }
+
     public int? IntValue(string name)
     {
         if (Value(name) is not { } text)

@@ -4,7 +4,7 @@ using DiagExt.Core.Analysis;
 
 namespace DiagExt.Cli.Commands;
 
-/// <summary>Every command of diagext: analyze, attach, one per detector, then ps, merge, help and version.</summary>
+/// <summary>Every command of diagext: analyze, attach, one per detector, then watch, ps, merge, help and version.</summary>
 public static class CommandCatalog
 {
     public static IReadOnlyList<ICommand> All { get; } = Create();
@@ -19,6 +19,7 @@ public static class CommandCatalog
     {
         var commands = new List<ICommand> { new AnalyzeCommand(), new AttachCommand() };
         commands.AddRange(DetectorCatalog.CreateAll().Select(d => d is IFileScan scan ? (ICommand)new FileScanCommand(d, scan) : new DetectorCommand(d)));
+        commands.Add(new WatchCommand());
         commands.Add(new PsCommand());
         commands.Add(new MergeCommand());
         commands.Add(new HelpCommand(() => All));

@@ -30,7 +30,7 @@ public sealed record ThreadRef
     public TimeSpan? KernelCpu { get; init; }
 
     /// <summary>
-    /// A hash of the thread's registers and live stack words, GC heap pointers left out, when the detector read them:
+    /// A hash of the thread's registers and live stack words, pointers left out, when the detector read them:
     /// the same value in two dumps of one process says the thread did not run in between (a dump series compares it).
     /// </summary>
     public string? Fingerprint { get; init; }

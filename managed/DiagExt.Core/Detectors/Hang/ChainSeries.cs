@@ -7,7 +7,7 @@ namespace DiagExt.Core.Detectors.Hang;
 /// <summary>
 /// Settles blocked chains with time: compares the chains of dumps of one process taken in turn. A chain whose threads
 /// wait in every dump at the same frame, on the same object, behind the same holder, and whose registers and stack words
-/// (GC heap pointers aside) and CPU times, where the dumps carry them, did not change, is stuck: a hazard "for at least
+/// (pointers aside) and CPU times, where the dumps carry them, did not change, is stuck: a hazard "for at least
 /// T s across N dumps". Frames, objects and owners alone would not do: in dumps of a busy contended process taken
 /// seconds apart, about one pair in ten shows the same holder and waiters at the same frames; the fingerprint of what
 /// the threads hold (<see cref="Targets.Stacks.ThreadFingerprint"/>) changes when they ran. A chain that moved gives
@@ -41,7 +41,7 @@ internal sealed class ChainSeries : ISeriesJudge
                 moved.Add($"{who} moved: {string.Join("; ", changes)}");
                 continue;
             }
-            findings.Add(Stuck(snapshots, seen!));
+            findings.Add(Stuck(seen!, snapshots[^1].Time - snapshots[0].Time, "dumps"));
         }
         return new SeriesVerdicts(findings, moved, Threads(snapshots));
     }
@@ -49,7 +49,7 @@ internal sealed class ChainSeries : ISeriesJudge
     private static uint Key(HangFinding f) => f.Threads[0].OsThreadId;
 
     /// <summary>What differs between consecutive dumps of one chain, thread by thread; empty when nothing does.</summary>
-    private static IEnumerable<string> Changes(IReadOnlyList<HangFinding> seen)
+    internal static IEnumerable<string> Changes(IReadOnlyList<HangFinding> seen)
     {
         for (int i = 1; i < seen.Count; i++)
         {
@@ -91,14 +91,14 @@ internal sealed class ChainSeries : ISeriesJudge
 
     private static TimeSpan? Cpu(ThreadRef t) => t.UserCpu is { } u ? u + (t.KernelCpu ?? TimeSpan.Zero) : null;
 
-    private static HangFinding Stuck(IReadOnlyList<SeriesSnapshot> snapshots, IReadOnlyList<HangFinding> seen)
+    /// <param name="what">"dumps" or "samples": what <paramref name="seen"/> came from.</param>
+    internal static HangFinding Stuck(IReadOnlyList<HangFinding> seen, TimeSpan? span, string what)
     {
         HangFinding last = seen[^1];
-        TimeSpan? span = snapshots[^1].Time - snapshots[0].Time;
-        string forHow = span is { } s && s > TimeSpan.Zero ? $"for at least {Seconds(s)} s across {seen.Count} dumps" : $"across {seen.Count} dumps (their times are not known to go forward)";
+        string forHow = span is { } s && s > TimeSpan.Zero ? $"for at least {Seconds(s)} s across {seen.Count} {what}" : $"across {seen.Count} {what} (their times are not known to go forward)";
         var signals = new List<string> { "the same threads at the same frames, waiting on the same objects behind the same holders" };
         if (last.Threads.All(t => t.Fingerprint is not null) && seen.All(f => f.Threads.All(t => t.Fingerprint is not null)))
-            signals.Add("registers and stack words unchanged (GC heap pointers aside)");
+            signals.Add("registers and stack words unchanged (pointers aside)");
         if (seen.All(f => f.Threads.All(t => t.UserCpu is not null)))
             signals.Add("no CPU time used");
         var evidence = new List<Markup> { Markup.Text($"stuck {forHow}: {string.Join("; ", signals)}") };
@@ -116,6 +116,18 @@ internal sealed class ChainSeries : ISeriesJudge
             Progress = $"stuck {forHow}",
         };
     }
+
+    /// <summary>The stuck verdict told on a richer finding of the same chain (a dump's, with lock names and stacks): its kind, title and time, that finding's evidence.</summary>
+    internal static HangFinding Restate(HangFinding stuck, HangFinding basis) => basis with
+    {
+        Kind = stuck.Kind,
+        Level = stuck.Level,
+        TimeSettles = false,
+        Title = stuck.Title,
+        Summary = stuck.Summary,
+        Progress = stuck.Progress,
+        Evidence = [stuck.Evidence[0], .. basis.Evidence],
+    };
 
     private static string Seconds(TimeSpan s) => s.TotalSeconds.ToString("0.0", CultureInfo.InvariantCulture);
 

@@ -62,21 +62,9 @@ public sealed class HangDetector : IDetector
         var index = new ThreadIndex(target.Threads);
         var waitables = new Waitables(() => context.Heap.ObjectsFor(_waitables));
         WaitGraph graph = WaitGraphBuilder.Build(target, index, waitables, context.SetAside, context.Cancellation);
-        IReadOnlyList<IReadOnlyList<uint>> knots = CycleFinder.Knots(graph.Waits.Keys.ToList(), graph.Blockers);
-        var inKnot = knots.SelectMany(k => k).ToHashSet();
-        var reaching = Reaching(graph, inKnot);
-
         var paths = StaticReferenceFinder.FindPaths(runtime, graph.Locks.Keys.ToHashSet(), context.Cancellation);
-        var names = new LockNames(paths);
         LockNames Naming(IReadOnlySet<ulong> wanted) => new(StaticReferenceFinder.FindPaths(runtime, wanted, context.Cancellation));
-        var findings = new List<Finding>();
-        foreach (IReadOnlyList<uint> knot in knots)
-        {
-            var members = knot.ToHashSet();
-            var bystanders = reaching.Where(r => r.Value.Overlaps(members)).Select(r => r.Key).OrderBy(t => t).ToList();
-            findings.Add(DeadlockFindingBuilder.Build(knot, graph, index, bystanders, names));
-        }
-        findings.AddRange(BlockedChains.Find(graph, index, inKnot, reaching.Keys.ToHashSet(), names));
+        var findings = new List<Finding>(GraphVerdicts.Find(graph, index, new LockNames(paths)));
         using (var images = new LoadedModuleImages(target))
             findings.AddRange(AsyncDeadlocks.Find(target, waitables.Semaphores, images, Naming, context.Cancellation));
         findings.AddRange(UnsignalledWaits.Find(target, graph, index, waitables, Naming, context.SetAside, context.Cancellation));
@@ -90,30 +78,5 @@ public sealed class HangDetector : IDetector
         if (findings.Count == 0)
             context.Note($"{graph.Waits.Count} thread{(graph.Waits.Count == 1 ? "" : "s")} in a wait ({waiting} for a lock); no cycle, no chain");
         return findings;
-    }
-
-    /// <summary>For each thread outside the knots, the knot threads its chain of blockers reaches (bounded by the thread count).</summary>
-    private static Dictionary<uint, HashSet<uint>> Reaching(WaitGraph graph, HashSet<uint> inKnot)
-    {
-        var result = new Dictionary<uint, HashSet<uint>>();
-        foreach (uint start in graph.Waits.Keys)
-        {
-            if (inKnot.Contains(start))
-                continue;
-            var seen = new HashSet<uint> { start };
-            var reached = new HashSet<uint>();
-            var queue = new Queue<uint>([start]);
-            while (queue.Count > 0)
-                foreach (uint b in graph.Blockers(queue.Dequeue()))
-                {
-                    if (inKnot.Contains(b))
-                        reached.Add(b);
-                    else if (seen.Add(b))
-                        queue.Enqueue(b);
-                }
-            if (reached.Count > 0)
-                result[start] = reached;
-        }
-        return result;
     }
 }

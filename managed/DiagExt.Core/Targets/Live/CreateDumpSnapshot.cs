@@ -25,16 +25,26 @@ internal static class CreateDumpSnapshot
 
     public static Snapshot Take(int pid, CancellationToken cancellation)
     {
+        Written written = Write(pid, TempArea.NewFilePath, cancellation);
+        return new Snapshot(UnpackedDump.Adopt(written.Path), written.Retried, written.Writing);
+    }
+
+    /// <summary>A dump file createdump wrote and left where it is: its path, what went wrong on the way, how long it took.</summary>
+    public sealed record Written(string Path, string? Retried, TimeSpan Writing);
+
+    /// <summary>Writes the dump at a path of the caller's (each attempt asks <paramref name="path"/> for one, given the suffix).</summary>
+    public static Written Write(int pid, Func<string, string> path, CancellationToken cancellation)
+    {
         string createdump = FindCreateDump(pid);
         var failures = new List<string>();
         for (int attempt = 1; ; attempt++)
         {
-            string path = TempArea.NewFilePath(".core");
+            string file = path(".core");
             var writing = Stopwatch.StartNew();
-            (int exitCode, string last) = Run(createdump, pid, path, cancellation);
-            if (exitCode == 0 && File.Exists(path))
-                return new Snapshot(UnpackedDump.Adopt(path), failures.Count == 0 ? null : $"createdump died {string.Join(", then ", failures)}; attempt {attempt} wrote the dump", writing.Elapsed);
-            UnpackedDump.TryDelete(path);
+            (int exitCode, string last) = Run(createdump, pid, file, cancellation);
+            if (exitCode == 0 && File.Exists(file))
+                return new Written(file, failures.Count == 0 ? null : $"createdump died {string.Join(", then ", failures)}; attempt {attempt} wrote the dump", writing.Elapsed);
+            UnpackedDump.TryDelete(file);
             // Exit codes above 128 are deaths by a signal (seen: SIGSEGV, 139, on a process throwing steadily; the
             // .NET 8 and 9 createdump dies inside the DAC in a few percent of tries); the next attempt usually succeeds.
             // A refusal (no permission, no such process) is final.

@@ -1,0 +1,54 @@
+using DiagExt.Core.Reports;
+using DiagExt.Core.Targets;
+using Microsoft.Diagnostics.Runtime;
+
+namespace DiagExt.Core.Detectors.Hang;
+
+/// <summary>
+/// The cheap look 'diagext watch' takes at a live process every interval: each thread's wait from its stack, the
+/// lock holders (sync-block table, lock fields), the objects waiting frames reach, the pool's counters; no heap walk
+/// and no static-root search (locks are named by address), so the process is stopped for as little as can be. What
+/// it reports: deadlocks, thread-pool starvation and blocked chains, the verdicts that two samples can confirm.
+/// </summary>
+public static class HangWatch
+{
+    public static IReadOnlyList<HangFinding> Sample(Target target, CancellationToken cancellation)
+    {
+        if (target.Runtime is null)
+            return [];
+        var index = new ThreadIndex(target.Threads);
+        // No heap pass: a wait that only the heap's semaphores or promise sources would explain stays unexplained here.
+        var waitables = new Waitables(() => Array.Empty<ClrObject>());
+        WaitGraph graph = WaitGraphBuilder.Build(target, index, waitables, _ => { }, cancellation);
+        var findings = GraphVerdicts.Find(graph, index, new LockNames(new Dictionary<ulong, string>()));
+        if (PoolStarvation.Find(target, graph, _ => { }, cancellation) is { } starved)
+            findings.Add(starved);
+        return findings;
+    }
+
+    /// <summary>
+    /// What is still there in the later of two samples: a deadlock or starvation with the same threads, and a chain
+    /// behind the same holder in which no thread moved (same waits; same registers, stack words and CPU time). A chain
+    /// that persists comes back as a stuck-chain hazard; the rest as they were.
+    /// </summary>
+    public static IReadOnlyList<HangFinding> Persisting(IReadOnlyList<HangFinding> before, IReadOnlyList<HangFinding> now, TimeSpan apart)
+    {
+        var persisting = new List<HangFinding>();
+        foreach (HangFinding hang in now)
+        {
+            if (hang.TimeSettles)
+            {
+                if (before.FirstOrDefault(b => b.TimeSettles && b.Threads.Count > 0 && hang.Threads.Count > 0 && b.Threads[0].OsThreadId == hang.Threads[0].OsThreadId) is { } earlier
+                    && !ChainSeries.Changes([earlier, hang]).Any())
+                    persisting.Add(ChainSeries.Stuck([earlier, hang], apart, "samples"));
+            }
+            else if (before.Any(b => b.Kind == hang.Kind && Threads(b).SetEquals(Threads(hang))))
+            {
+                persisting.Add(hang);
+            }
+        }
+        return persisting;
+    }
+
+    private static HashSet<uint> Threads(HangFinding f) => f.Threads.Select(t => t.OsThreadId).ToHashSet();
+}
