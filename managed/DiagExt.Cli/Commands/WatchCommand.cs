@@ -3,7 +3,6 @@ using System.Globalization;
 using DiagExt.Cli.CommandLine;
 using DiagExt.Core.Analysis;
 using DiagExt.Core.Catalog;
-using DiagExt.Core.Detectors.Hang;
 using DiagExt.Core.Errors;
 using DiagExt.Core.Reports;
 using DiagExt.Core.Targets;
@@ -12,8 +11,8 @@ using DiagExt.Core.Targets.Live;
 namespace DiagExt.Cli.Commands;
 
 /// <summary>
-/// "diagext watch --pid N": a hang trigger. Takes a cheap look at the process's waits every interval (<see cref="HangWatch"/>:
-/// stacks and lock owners, no heap walk) and, when a deadlock, a starved pool or a chain nothing in moved is there in
+/// "diagext watch --pid N": a hang trigger. Takes a cheap look at the process's waits every interval (each detector's
+/// <see cref="ILiveWatch"/>, today hang's: stacks and lock owners, no heap walk) and, when a deadlock, a starved pool or a chain nothing in moved is there in
 /// two samples running, writes a dump into the dump folder, analyses it, prints the report and exits 1. Nothing by
 /// --timeout: exit 0 and no dump. Ctrl+C: 130, the process left running as it was.
 /// </summary>
@@ -55,26 +54,27 @@ public sealed class WatchCommand : ICommand
         string folder = arguments.Value(DumpDir.Name) ?? ".";
         if (!Directory.Exists(folder))
             throw new DiagExtException($"{DumpDir.Name} {folder}: no such folder");
+        IReadOnlyList<ILiveWatch> watchers = DetectorCatalog.CreateAll().Select(d => d.LiveWatch).OfType<ILiveWatch>().ToList();
         var watched = Stopwatch.StartNew();
-        IReadOnlyList<HangFinding> before = [];
+        IReadOnlyList<Finding>[] before = [.. watchers.Select(_ => (IReadOnlyList<Finding>)[])];
         TargetSummary? process = null;
         TimeSpan previous = TimeSpan.Zero;
         for (int look = 1; ; look++)
         {
             io.Cancellation.ThrowIfCancellationRequested();
             TimeSpan at = watched.Elapsed;
-            (IReadOnlyList<HangFinding> now, TimeSpan paused, process) = Look(arguments, io.Cancellation);
-            IReadOnlyList<HangFinding> persisting = look > 1 ? HangWatch.Persisting(before, now, at - previous) : [];
+            (IReadOnlyList<Finding>[] now, TimeSpan paused, process) = Look(watchers, arguments, io.Cancellation);
+            IReadOnlyList<Finding>[] persisting = [.. watchers.Select((w, i) => look > 1 ? w.Persisting(before[i], now[i], at - previous) : [])];
             previous = at;
-            io.Error.WriteLine($"watch: look {look} at {Deadline.Describe(watched.Elapsed)}: {Said(now)} (process stopped {Deadline.Describe(paused)})");
-            if (persisting.Count > 0)
-                return Caught(pid, persisting, folder, arguments, io);
+            io.Error.WriteLine($"watch: look {look} at {Deadline.Describe(watched.Elapsed)}: {Said(now.SelectMany(f => f).ToList())} (process stopped {Deadline.Describe(paused)})");
+            if (persisting.Any(p => p.Count > 0))
+                return Caught(pid, watchers, persisting, folder, arguments, io);
             before = now;
             if (timeout is { } limit && watched.Elapsed + interval > limit)
             {
                 string quiet = $"no hang in {Deadline.Describe(watched.Elapsed)} of watching process {pid} ({look} looks, {Deadline.Describe(interval)} apart): no dump written";
                 if (arguments.Has(CommonOptions.Json.Name))
-                    OutputFormats.Render(OutputFormat.Json, new AnalysisReport(process, [new DetectorOutcome(HangDetector.CommandName, DetectorStatus.Ran, quiet, [], watched.Elapsed)], null, watched.Elapsed), io, verbose: false);
+                    OutputFormats.Render(OutputFormat.Json, new AnalysisReport(process, [.. DetectorCatalog.CreateAll().Where(d => d.LiveWatch is not null).Select(d => new DetectorOutcome(d.Name, DetectorStatus.Ran, quiet, [], watched.Elapsed))], null, watched.Elapsed), io, verbose: false);
                 else
                     io.Out.WriteLine(quiet);
                 return ExitCode.NothingFound;
@@ -84,32 +84,34 @@ public sealed class WatchCommand : ICommand
         }
     }
 
-    /// <summary>One look: attach (stopping the process), read the waits, let go.</summary>
-    private static (IReadOnlyList<HangFinding> Hangs, TimeSpan Paused, TargetSummary Process) Look(ParsedArguments arguments, CancellationToken cancellation)
+    /// <summary>One look: attach (stopping the process), ask each watcher, let go.</summary>
+    private static (IReadOnlyList<Finding>[] Found, TimeSpan Paused, TargetSummary Process) Look(IReadOnlyList<ILiveWatch> watchers, ParsedArguments arguments, CancellationToken cancellation)
     {
         using Target target = TargetArguments.Open(arguments, "watch", cancellation);
         if (target.Runtime is null)
             throw new DiagExtException($"{target.DisplayName}: {target.RuntimeStatus.Problem ?? "no .NET runtime"}: watch reads the waits of a .NET process");
         var reading = Stopwatch.StartNew();
-        IReadOnlyList<HangFinding> hangs = HangWatch.Sample(target, cancellation);
-        return (hangs, target.Pause?.Stopped ?? reading.Elapsed, Analyzer.Summarize(target));
+        IReadOnlyList<Finding>[] found = [.. watchers.Select(w => w.Look(target, cancellation))];
+        return (found, target.Pause?.Stopped ?? reading.Elapsed, Analyzer.Summarize(target));
     }
 
-    private static string Said(IReadOnlyList<HangFinding> hangs) =>
-        hangs.Count == 0 ? "no hang" : string.Join("; ", hangs.Select(h => $"{h.Kind}: {h.Title}"));
+    private static string Said(IReadOnlyList<Finding> found) =>
+        found.Count == 0 ? "no hang" : string.Join("; ", found.Select(h => $"{h.Kind}: {h.Title}"));
 
     /// <summary>A hang seen twice: the dump, its analysis with the watch's verdicts in it, exit 1.</summary>
-    private static ExitCode Caught(int pid, IReadOnlyList<HangFinding> persisting, string folder, ParsedArguments arguments, CommandIo io)
+    private static ExitCode Caught(int pid, IReadOnlyList<ILiveWatch> watchers, IReadOnlyList<Finding>[] persisting, string folder, ParsedArguments arguments, CommandIo io)
     {
         string name = ProcessNameOf(pid);
         string path = Path.Combine(folder, $"{name}_{pid}_{DateTimeOffset.UtcNow.ToUnixTimeSeconds().ToString(CultureInfo.InvariantCulture)}.core");
-        foreach (HangFinding hang in persisting)
+        foreach (Finding hang in persisting.SelectMany(p => p))
             io.Error.WriteLine($"watch: seen in two looks running: {hang.Title}");
         (string written, TimeSpan writing) = ProcessDump.Write(pid, path, io.Cancellation);
         io.Error.WriteLine($"watch: wrote {written} (the process paused {Deadline.Describe(writing)} while createdump wrote it); analysing it");
         ParsedArguments forDump = arguments.Without(CommonOptions.Pid.Name, [written]);
         using Target dump = TargetArguments.Open(forDump, "watch", io.Cancellation);
-        AnalysisReport report = WatchVerdicts.Into(Analyzer.Run(dump, DetectorCatalog.CreateAll(), io.Cancellation), persisting);
+        AnalysisReport report = Analyzer.Run(dump, DetectorCatalog.CreateAll(), io.Cancellation);
+        for (int i = 0; i < watchers.Count; i++)
+            report = watchers[i].Into(report, persisting[i]);
         OutputFormats.Render(arguments.Has(CommonOptions.Json.Name) ? OutputFormat.Json : OutputFormat.Text, report, io, verbose: false);
         return ExitCode.HazardsFound;
     }

@@ -52,6 +52,9 @@ public interface IDetector
     /// <summary>How it compares a dump series' reports, or null when time adds nothing to what one dump shows.</summary>
     ISeriesJudge? SeriesJudge => null;
 
+    /// <summary>What it offers a live watch, or null when it has nothing cheap enough to look for every few seconds.</summary>
+    ILiveWatch? LiveWatch => null;
+
     /// <summary>
     /// Why this target holds nothing this detector looks for (wcfhang: no WCF client is loaded), or null to run it.
     /// Asked once, after <see cref="Needs"/> is met and before the heap pass; the outcome is then skipped with this

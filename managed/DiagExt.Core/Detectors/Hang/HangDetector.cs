@@ -30,6 +30,8 @@ public sealed class HangDetector : IDetector
 
     public ISeriesJudge? SeriesJudge { get; } = new ChainSeries();
 
+    public ILiveWatch? LiveWatch { get; } = new HangWatch();
+
     public string Name => CommandName;
 
     public string Description => "deadlocks, async deadlocks, thread-pool starvation and blocked chains: the wait-for graph of a hung process";

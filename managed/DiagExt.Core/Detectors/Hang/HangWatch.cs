@@ -1,3 +1,4 @@
+using DiagExt.Core.Analysis;
 using DiagExt.Core.Reports;
 using DiagExt.Core.Targets;
 using Microsoft.Diagnostics.Runtime;
@@ -10,9 +11,16 @@ namespace DiagExt.Core.Detectors.Hang;
 /// and no static-root search (locks are named by address), so the process is stopped for as little as can be. What
 /// it reports: deadlocks, thread-pool starvation and blocked chains, the verdicts that two samples can confirm.
 /// </summary>
-public static class HangWatch
+internal sealed class HangWatch : ILiveWatch
 {
-    public static IReadOnlyList<HangFinding> Sample(Target target, CancellationToken cancellation)
+    public IReadOnlyList<Finding> Look(Target target, CancellationToken cancellation) => Sample(target, cancellation);
+
+    public IReadOnlyList<Finding> Persisting(IReadOnlyList<Finding> before, IReadOnlyList<Finding> now, TimeSpan apart) =>
+        Persisting(before.OfType<HangFinding>().ToList(), now.OfType<HangFinding>().ToList(), apart);
+
+    public AnalysisReport Into(AnalysisReport report, IReadOnlyList<Finding> persisting) => WatchVerdicts.Into(report, persisting.OfType<HangFinding>().ToList());
+
+    public static List<HangFinding> Sample(Target target, CancellationToken cancellation)
     {
         if (target.Runtime is null)
             return [];
@@ -31,9 +39,9 @@ public static class HangWatch
     /// behind the same holder in which no thread moved (same waits; same registers, stack words and CPU time). A chain
     /// that persists comes back as a stuck-chain hazard; the rest as they were.
     /// </summary>
-    public static IReadOnlyList<HangFinding> Persisting(IReadOnlyList<HangFinding> before, IReadOnlyList<HangFinding> now, TimeSpan apart)
+    public static IReadOnlyList<Finding> Persisting(IReadOnlyList<HangFinding> before, IReadOnlyList<HangFinding> now, TimeSpan apart)
     {
-        var persisting = new List<HangFinding>();
+        var persisting = new List<Finding>();
         foreach (HangFinding hang in now)
         {
             if (hang.TimeSettles)

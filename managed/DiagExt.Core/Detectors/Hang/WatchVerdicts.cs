@@ -7,7 +7,7 @@ namespace DiagExt.Core.Detectors.Hang;
 /// note becomes the stuck-chain the looks proved; a deadlock or starvation the dump no longer shows (it cleared while the
 /// dump was written) is kept as the looks saw it, since it was there in both.
 /// </summary>
-public static class WatchVerdicts
+internal static class WatchVerdicts
 {
     public static AnalysisReport Into(AnalysisReport report, IReadOnlyList<HangFinding> seen)
     {
