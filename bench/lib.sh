@@ -1,4 +1,4 @@
-# Shared by bench/run.sh and bench/small.sh (sourced, not run): logging, arithmetic, timing a command, checking a
+# Shared by the bench scripts (sourced, not run): logging, arithmetic, timing a command, checking a
 # result, and finding the programs both measure (dotnet-dump, the runtime's createdump).
 # The caller sets: work (artifacts folder), runs (where outputs go), repeat (runs per command), and declares
 #   names=() and declare -A wall cpu rss code   before calling measure.
@@ -67,3 +67,18 @@ find_dotnet_dump() {
         dotnet_dump_note="$dotnet_dump_note; not measured"
     fi
 }
+
+# start_heapgen MODE: builds bench/HeapGen, runs it in MODE (quick|full) in the background until it prints READY, and
+# prints its PLAN line and size; sets gen (its pid) and gen_log (its output), and kills it when the script exits.
+start_heapgen() {
+    dotnet build bench/HeapGen -c Release --nologo -v q -clp:"ErrorsOnly;NoSummary" >/dev/null || fail "building bench/HeapGen failed"
+    gen_log=$(mktemp)
+    bench/HeapGen/bin/Release/net10.0/HeapGen "$1" > "$gen_log" 2>&1 &
+    gen=$!
+    trap 'kill $gen 2>/dev/null || true; rm -f "$gen_log"' EXIT
+    for _ in $(seq 1 3000); do grep -q '^READY' "$gen_log" && break; kill -0 "$gen" 2>/dev/null || break; sleep 0.2; done
+    grep -q '^READY' "$gen_log" || { cat "$gen_log" >&2; fail "HeapGen did not get ready"; }
+    grep '^PLAN' "$gen_log"
+    echo "process $gen: RSS $(awk '/VmRSS/ {printf "%.0f MB", $2 / 1024}' "/proc/$gen/status"); $(uptime | sed 's/.*load average/load average/')"
+}
+

@@ -10,18 +10,9 @@ mode=${1:-full}
 shift || true
 diagext=("$@")
 [ ${#diagext[@]} -gt 0 ] || diagext=(dotnet managed/DiagExt.Cli/bin/Release/net10.0/diagext.dll)
-fail() { echo "live-pause.sh: $*" >&2; exit 2; }
+source bench/lib.sh # log, fail, start_heapgen
 
-dotnet build bench/HeapGen -c Release --nologo -v q -clp:"ErrorsOnly;NoSummary" >/dev/null || fail "building bench/HeapGen failed"
-heapgen=bench/HeapGen/bin/Release/net10.0/HeapGen
-log=$(mktemp)
-"$heapgen" "$mode" > "$log" 2>&1 &
-gen=$!
-trap 'kill $gen 2>/dev/null || true; rm -f "$log"' EXIT
-for _ in $(seq 1 3000); do grep -q '^READY' "$log" && break; kill -0 "$gen" 2>/dev/null || break; sleep 0.2; done
-grep -q '^READY' "$log" || { cat "$log" >&2; fail "HeapGen did not get ready"; }
-grep '^PLAN' "$log"
-echo "process $gen: RSS $(awk '/VmRSS/ {printf "%.0f MB", $2 / 1024}' "/proc/$gen/status")"
+start_heapgen "$mode"
 
 pause() { # command label: the report's pause and diagext's own time, from its JSON
     local json

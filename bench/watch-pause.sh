@@ -10,18 +10,11 @@ mode=${1:-full}
 shift || true
 diagext=("$@")
 [ ${#diagext[@]} -gt 0 ] || diagext=(dotnet managed/DiagExt.Cli/bin/Release/net10.0/diagext.dll)
-fail() { echo "watch-pause.sh: $*" >&2; exit 2; }
+source bench/lib.sh # log, fail, start_heapgen
 
-dotnet build bench/HeapGen -c Release --nologo -v q -clp:"ErrorsOnly;NoSummary" >/dev/null || fail "building bench/HeapGen failed"
-heapgen=bench/HeapGen/bin/Release/net10.0/HeapGen
-log=$(mktemp) looks=$(mktemp) dumps=$(mktemp -d)
-"$heapgen" "$mode" > "$log" 2>&1 &
-gen=$!
-trap 'kill $gen 2>/dev/null || true; rm -rf "$log" "$looks" "$dumps"' EXIT
-for _ in $(seq 1 3000); do grep -q '^READY' "$log" && break; kill -0 "$gen" 2>/dev/null || break; sleep 0.2; done
-grep -q '^READY' "$log" || { cat "$log" >&2; fail "HeapGen did not get ready"; }
-grep '^PLAN' "$log"
-echo "process $gen: RSS $(awk '/VmRSS/ {printf "%.0f MB", $2 / 1024}' "/proc/$gen/status"); $(uptime | sed 's/.*load average/load average/')"
+start_heapgen "$mode"
+looks=$(mktemp) dumps=$(mktemp -d)
+trap 'kill $gen 2>/dev/null || true; rm -rf "$gen_log" "$looks" "$dumps"' EXIT
 
 # HeapGen's process is healthy and idle: watch runs to its timeout (exit 0), one look a second.
 "${diagext[@]}" watch --pid "$gen" --interval 1s --timeout 12s --dump-dir "$dumps" > /dev/null 2> "$looks" || fail "watch failed: $(tail -n 1 "$looks")"

@@ -102,10 +102,7 @@ public class HangSeriesTests
     public void A_damaged_dump_of_a_series_is_named_and_the_rest_still_compared()
     {
         DumpSeriesMaker.Series series = DumpSeriesMaker.Of("Hangs", "chain", 2, Apart);
-        string folder = Path.Combine(Repo.WorkDirectory, "series", "chain-damaged");
-        if (Directory.Exists(folder))
-            Directory.Delete(folder, recursive: true);
-        Directory.CreateDirectory(folder);
+        string folder = WorkFolder.Fresh("series", "chain-damaged");
         foreach (string dump in series.Dumps)
             DumpLink.Place(dump, Path.Combine(folder, Path.GetFileName(dump)));
         // A third dump of the series, cut short as a full disk leaves one: it has the series' name and a later time.
@@ -128,10 +125,7 @@ public class HangSeriesTests
     public void Dumps_whose_times_tie_are_compared_but_their_span_is_not_trusted()
     {
         DumpSeriesMaker.Series series = DumpSeriesMaker.Of("Hangs", "chain", 2, Apart);
-        string folder = Path.Combine(Repo.WorkDirectory, "series", "chain-tied");
-        if (Directory.Exists(folder))
-            Directory.Delete(folder, recursive: true);
-        Directory.CreateDirectory(folder);
+        string folder = WorkFolder.Fresh("series", "chain-tied");
         // Both named with the first one's time: the names cannot order them.
         string time = Path.GetFileNameWithoutExtension(series.Dumps[0]).Split('_')[1];
         DumpLink.Place(series.Dumps[0], Path.Combine(folder, $"a_chain_{time}.core"));

@@ -18,14 +18,7 @@ namespace DiagExt.Tests.Hang;
 [Category(TestKind.Dump)]
 public class WatchTests
 {
-    private static string DumpFolder(string name)
-    {
-        string folder = Path.Combine(Repo.WorkDirectory, "watch", name);
-        if (Directory.Exists(folder))
-            Directory.Delete(folder, recursive: true);
-        Directory.CreateDirectory(folder);
-        return folder;
-    }
+    private static string DumpFolder(string name) => WorkFolder.Fresh("watch", name);
 
     [Test]
     public void Watch_catches_a_late_deadlock_dumps_it_and_names_both_threads()

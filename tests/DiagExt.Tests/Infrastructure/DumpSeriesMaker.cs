@@ -17,10 +17,7 @@ public static class DumpSeriesMaker
         {
             if (Cache.TryGetValue(key, out Series? cached) && cached.Dumps.All(File.Exists))
                 return cached;
-            string folder = Path.Combine(Repo.WorkDirectory, "series", key);
-            if (Directory.Exists(folder))
-                Directory.Delete(folder, recursive: true);
-            Directory.CreateDirectory(folder);
+            string folder = WorkFolder.Fresh("series", key);
             using SampleProcess process = SampleProcess.StartAndWaitReady(SampleBuilder.Build(sample), [mode], TimeSpan.FromMinutes(2), detached: true);
             var dumps = new List<string>();
             for (int i = 0; i < count; i++)

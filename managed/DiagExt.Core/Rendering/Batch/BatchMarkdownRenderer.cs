@@ -92,12 +92,8 @@ public static class BatchMarkdownRenderer
             for (int i = 0; i < series.Dumps.Count; i++)
                 output.WriteLine($"{i + 1}. {Md(SeriesWords.Dump(series.Dumps[i]))}");
             output.WriteLine();
-            foreach (string problem in series.Problems)
-                output.WriteLine($"- **Not trusted:** {Md(problem)}");
-            foreach (Finding f in series.Findings)
-                output.WriteLine($"- **Stuck:** \\[{Md(f.Detector)}\\] {Md(f.Title)}");
-            foreach (string m in series.Moved)
-                output.WriteLine($"- **Moved:** {Md(m)}");
+            foreach ((string label, string text) in SeriesWords.Verdicts(series))
+                output.WriteLine($"- **{label}:** {Md(text)}");
             output.WriteLine();
             if (series.Threads.Count == 0)
                 continue;

@@ -78,12 +78,8 @@ public static class BatchTextRenderer
         output.WriteLine(Clean($"series: {SeriesWords.Heading(series)}"));
         for (int i = 0; i < series.Dumps.Count; i++)
             output.WriteLine(Clean($"  {i + 1}. {SeriesWords.Dump(series.Dumps[i])}"));
-        foreach (string problem in series.Problems)
-            output.WriteLine(Clean($"  ! {problem}"));
-        foreach (Finding f in series.Findings)
-            output.WriteLine(Clean($"  stuck: [{f.Detector}] {f.Title}"));
-        foreach (string m in series.Moved)
-            output.WriteLine(Clean($"  moved: {m}"));
+        foreach ((string label, string text) in SeriesWords.Verdicts(series))
+            output.WriteLine(Clean($"  {label}: {text}"));
         if (series.Findings.Count == 0 && series.Moved.Count == 0)
             output.WriteLine("  no chain to compare: nothing waits behind another thread in these dumps");
         foreach (SeriesThread t in series.Threads)

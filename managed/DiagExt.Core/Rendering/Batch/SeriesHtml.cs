@@ -24,12 +24,8 @@ public static class SeriesHtml
             foreach (SeriesDump d in series.Dumps)
                 o.WriteLine($"<li class=\"mono\">{E(SeriesWords.Dump(d))}</li>");
             o.WriteLine("</ol><ul>");
-            foreach (string p in series.Problems)
-                o.WriteLine($"<li class=\"warn\">not trusted: {E(p)}</li>");
-            foreach (Finding f in series.Findings)
-                o.WriteLine($"<li class=\"hazard\"><b>stuck</b>: [{E(f.Detector)}] {E(f.Title)}</li>");
-            foreach (string m in series.Moved)
-                o.WriteLine($"<li class=\"ok\"><b>moved</b>: {E(m)}</li>");
+            foreach ((string label, string text) in SeriesWords.Verdicts(series))
+                o.WriteLine($"<li class=\"{label switch { "stuck" => "hazard", "moved" => "ok", _ => "warn" }}\"><b>{E(label)}</b>: {E(text)}</li>");
             o.WriteLine("</ul>");
             if (series.Threads.Count > 0)
             {

@@ -26,6 +26,12 @@ public static class SeriesWords
     /// <summary>"same", "moved" or "" (first dump, or not waiting): for a picture that colours the cell.</summary>
     public static string CellState(SeriesCell cell) => cell.Wait is null ? "none" : cell.Same switch { true => "same", false => "moved", null => "first" };
 
+    /// <summary>What a series says, one line each, with its label: what cannot be trusted, what is stuck, what moved.</summary>
+    public static IEnumerable<(string Label, string Text)> Verdicts(DumpSeries series) =>
+        series.Problems.Select(p => ("not trusted", p))
+            .Concat(series.Findings.Select(f => ("stuck", $"[{f.Detector}] {f.Title}")))
+            .Concat(series.Moved.Select(m => ("moved", m)));
+
     /// <summary>"0x1a2b (managed 4)".</summary>
     public static string Thread(SeriesThread thread) =>
         thread.ManagedThreadId is int m ? $"0x{thread.OsThreadId:x} (managed {m})" : $"0x{thread.OsThreadId:x}";
