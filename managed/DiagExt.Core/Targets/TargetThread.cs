@@ -81,7 +81,7 @@ public sealed class TargetThread
     }
 
     /// <summary>A hash of its registers and live stack, pointers left out (<see cref="ThreadFingerprint"/>): to tell across dumps whether it ran.</summary>
-    public string? Fingerprint => ThreadFingerprint.Of(Stack, _target.Runtime?.Heap, _target.PointerSize);
+    public string? Fingerprint => ThreadFingerprint.Of(Stack, _target.Runtime?.Heap, _target.PointerSize, managedOnly: _target.Kind == TargetKind.WindowsMinidump);
 
     /// <summary>The exception this thread is throwing or handling now (its address), or 0.</summary>
     public ulong CurrentException

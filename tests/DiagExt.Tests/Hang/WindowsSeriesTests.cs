@@ -9,7 +9,8 @@ namespace DiagExt.Tests.Hang;
 /// diagext ran on them: the holder sleeps forever holding AccountLock, "second" waits for it holding LedgerLock, "third"
 /// waits for LedgerLock; nothing moves. Each minidump carries its own time (the header's TimeDateStamp, to the second)
 /// and the process's id and start time (MiscInfo), so the two are one series ordered by their headers, whatever their
-/// names, and the chain is a stuck-chain hazard naming the three threads.
+/// names, and the chain is a stuck-chain hazard naming the three threads. A Windows .NET dump's DAC runs only on
+/// Windows, so the batch runs as a Windows user runs it: the win-x64 diagext of the WinDbg package, under Wine.
 /// </summary>
 [TestFixture]
 [Category(TestKind.Windows)]
@@ -34,12 +35,15 @@ public class WindowsSeriesTests
                 Assert.That(File.Exists(dump), Is.True, $"the engine wrote no dump:\n{attach.Raw}");
             }
         }
-        Diagext.Result result = Diagext.Run("analyze", folder, "--json", "--quiet");
+        string diagext = Path.Combine(WinDbgPackage.Folder, "x64", "diagext", "diagext.exe");
+        ProcessRunner.Result run = WinePrefix.Run(diagext, ["analyze", WinePrefix.WindowsPath(folder), "--json", "--quiet"], TimeSpan.FromMinutes(5));
+        var result = new Diagext.Result(run.ExitCode, run.Stdout, run.Stderr);
         Assert.That(result.ExitCode, Is.EqualTo(1), result.Stdout + result.Stderr);
         JsonElement s = result.Json.GetProperty("series").EnumerateArray().Single();
         Assert.That(s.GetProperty("process").GetString(), Does.StartWith($"pid {pid} ").And.Contain("started "), "id and start time from MiscInfo");
         Assert.That(s.GetProperty("timeSource").GetString(), Does.Contain("headers"));
-        Assert.That(s.GetProperty("dumps").EnumerateArray().Select(d => d.GetProperty("name").GetString()), Is.EqualTo(new[] { first, second }), "ordered by the headers' times");
+        Assert.That(s.GetProperty("dumps").EnumerateArray().Select(d => Path.GetFileName(d.GetProperty("name").GetString()!.Replace('\\', '/'))),
+            Is.EqualTo(new[] { Path.GetFileName(first), Path.GetFileName(second) }), "ordered by the headers' times");
         Assert.That(s.GetProperty("spanSeconds").GetDouble(), Is.InRange(1.0, 60.0));
         JsonElement stuck = s.GetProperty("findings").EnumerateArray().Single();
         Assert.That(stuck.GetProperty("kind").GetString(), Is.EqualTo("stuck-chain"));
