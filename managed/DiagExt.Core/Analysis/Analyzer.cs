@@ -12,10 +12,16 @@ namespace DiagExt.Core.Analysis;
 /// </summary>
 public static class Analyzer
 {
-    public static AnalysisReport Run(Target target, IReadOnlyList<IDetector> detectors, CancellationToken cancellation = default)
+    /// <param name="leftOut">
+    /// Detectors the caller leaves out (by name), each with the reason its outcome gives: neither run nor given a heap
+    /// interest, so the pass does none of their work (what the bench's per-detector cost compares against).
+    /// </param>
+    public static AnalysisReport Run(Target target, IReadOnlyList<IDetector> detectors, CancellationToken cancellation = default,
+        IReadOnlyDictionary<string, string>? leftOut = null)
     {
         var total = Stopwatch.StartNew();
-        var runnable = detectors.Where(d => SkipReason(target, d) is null).ToList();
+        leftOut ??= new Dictionary<string, string>();
+        var runnable = detectors.Where(d => SkipReason(target, d, leftOut) is null).ToList();
         IHeapInterest[] interests = runnable.Select(d => d.HeapInterest).OfType<IHeapInterest>()
             .Where(i => target.Runtime is not { } runtime || i.AppliesTo(runtime)).ToArray();
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(cancellation);
@@ -24,7 +30,7 @@ public static class Analyzer
         try
         {
             int[] order = Enumerable.Range(0, detectors.Count).ToArray();
-            WorkerPool.ForEach(order, target.Workers, i => outcomes[i] = RunOne(target, detectors[i], context), stop.Token);
+            WorkerPool.ForEach(order, target.Workers, i => outcomes[i] = RunOne(target, detectors[i], context, leftOut), stop.Token);
         }
         catch
         {
@@ -39,12 +45,19 @@ public static class Analyzer
         }
 
         HeapPassSummary? heapPass = context.HeapStarted && interests.Length > 0 ? new(context.Heap.ObjectCount, context.Heap.Elapsed, target.Workers > 1) : null;
-        return new AnalysisReport(Summarize(target), outcomes.Select(o => o!).ToList(), heapPass?.Objects, total.Elapsed) { HeapPass = heapPass };
+        List<DetectorOutcome> all = [.. outcomes.Select((o, i) => WithInterestCost(o!, detectors[i], context))];
+        return new AnalysisReport(Summarize(target), all, heapPass?.Objects, total.Elapsed) { HeapPass = heapPass };
     }
 
-    private static DetectorOutcome RunOne(Target target, IDetector detector, AnalysisContext context)
+    /// <summary>Added once the walk has stopped, so that no detector waits for the walk just to learn what it cost.</summary>
+    private static DetectorOutcome WithInterestCost(DetectorOutcome outcome, IDetector detector, AnalysisContext context) =>
+        outcome.Status != DetectorStatus.Skipped && context.HeapStarted && detector.HeapInterest is { } interest && context.Heap.CostOf(interest) is { } cost
+            ? outcome with { HeapInterest = new HeapInterestCost(cost.Objects, cost.Elapsed) }
+            : outcome;
+
+    private static DetectorOutcome RunOne(Target target, IDetector detector, AnalysisContext context, IReadOnlyDictionary<string, string> leftOut)
     {
-        if (SkipReason(target, detector) is { } reason)
+        if (SkipReason(target, detector, leftOut) is { } reason)
             return new DetectorOutcome(detector.Name, DetectorStatus.Skipped, reason, [], TimeSpan.Zero);
         var watch = Stopwatch.StartNew();
         AnalysisContext own = context.ForDetector();
@@ -87,7 +100,10 @@ public static class Analyzer
         target.ThreadTimes.Available ? target.ThreadTimes.Source : null,
         target.ThreadTimes.UnavailableReason);
 
-    private static string? SkipReason(Target target, IDetector detector) => detector.Needs switch
+    private static string? SkipReason(Target target, IDetector detector, IReadOnlyDictionary<string, string> leftOut) =>
+        leftOut.TryGetValue(detector.Name, out string? asked) ? asked : NeedsReason(target, detector);
+
+    private static string? NeedsReason(Target target, IDetector detector) => detector.Needs switch
     {
         DetectorNeeds.ManagedRuntime when !target.RuntimeStatus.IsLoaded => target.RuntimeStatus.Problem,
         DetectorNeeds.WindowsMinidump when target.Minidump is null => "needs a Windows minidump",
