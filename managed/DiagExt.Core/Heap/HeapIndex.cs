@@ -81,7 +81,10 @@ public sealed class HeapIndex
     {
         WaitUntilStopped();
         int i = _finds.Keys.ToList().IndexOf(interest);
-        return i < 0 ? null : (_finds[interest].All.Count, _clock.Of(i));
+        if (i < 0)
+            return null;
+        int objects = _finds[interest].All.Count;
+        return (objects, _clock.Of(i, objects));
     }
 
     /// <summary>Waits until the walk is over, without throwing its exception: whoever reads the results gets that.</summary>
@@ -107,8 +110,7 @@ public sealed class HeapIndex
                 count++;
                 if (layout.WantedBy.Length == 0)
                     return;
-                long start = InterestClock.Now;
-                HandOver(heap.GetObject(address, layout.Type), layout.WantedBy, finds, start);
+                HandOver(heap.GetObject(address, layout.Type), layout.WantedBy, finds);
             }
             foreach (ClrSegment segment in heap.Segments)
             {
@@ -131,13 +133,20 @@ public sealed class HeapIndex
         }
     }
 
-    /// <summary>Gives a wanted object to each interest that wants it, charging each the time since <paramref name="since"/>.</summary>
-    private void HandOver(ClrObject obj, int[] wantedBy, HeapFinds[] finds, long since)
+    /// <summary>Gives a wanted object to each interest that wants it; now and then timed (<see cref="InterestClock"/>).</summary>
+    private void HandOver(ClrObject obj, int[] wantedBy, HeapFinds[] finds)
     {
+        if (!_clock.TimeNext())
+        {
+            foreach (int i in wantedBy)
+                finds[i].Add(obj);
+            return;
+        }
+        long since = InterestClock.Now;
         foreach (int i in wantedBy)
         {
             finds[i].Add(obj);
-            since = _clock.Charge(i, since);
+            since = _clock.ChargeSample(i, since);
         }
     }
 
@@ -159,7 +168,7 @@ public sealed class HeapIndex
                 continue;
             int[] wantedBy = filter.WantedBy(type);
             if (wantedBy.Length > 0)
-                HandOver(obj, wantedBy, finds, InterestClock.Now);
+                HandOver(obj, wantedBy, finds);
         }
         if (last.Type is { } lastType && last.Address + last.Size > segment.End)
             _damage.Add(new HeapDamage.ObjectPastSegment(last.Address, lastType.Name, last.Size, segment.End));

@@ -42,7 +42,7 @@ internal sealed class MethodTableFilter(IHeapInterest[] interests, List<HeapDama
             for (int i = 0; i < interests.Length; i++)
             {
                 bool wants = interests[i].Wants(type);
-                start = clock.Charge(i, start);
+                start = clock.ChargeType(i, start);
                 if (wants)
                     wanted.Add(i);
             }
