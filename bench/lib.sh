@@ -59,7 +59,7 @@ cost_pairs() {
         timed_run "$runs/$name.b$i" "${b[@]}"
         [ "$run_status" -le 3 ] || { cat "$runs/$name.b$i.err" >&2; fail "$name: ${b[*]} exited $run_status"; }
         walls+=("$(calc "($wa / $run_clock - 1) * 100")")
-        cpus+=("$(awk -v a="$ca" -v b="$run_cpu" 'BEGIN { printf "%.4f", b > 0 ? (a / b - 1) * 100 : 0 }')")
+        cpus+=("$(awk -v a="$ca" -v b="$run_cpu" 'BEGIN { printf "%.4f", (b > 0 ? (a / b - 1) * 100 : 0) }')")
     done
     cost_wall=$(printf '%s\n' "${walls[@]}" | median_spread)
     cost_cpu=$(printf '%s\n' "${cpus[@]}" | median_spread)
