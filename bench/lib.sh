@@ -1,5 +1,5 @@
-# Shared by the bench scripts (sourced, not run): logging, arithmetic, timing a command, checking a
-# result, and finding the programs both measure (dotnet-dump, the runtime's createdump).
+# Shared by the bench scripts (sourced, not run): logging, arithmetic, timing a command, a cost from alternated
+# pairs, checking a result, starting HeapGen, and finding the programs measured (dotnet-dump, the runtime's createdump).
 # The caller sets: work (artifacts folder), runs (where outputs go), repeat (runs per command), and declares
 #   names=() and declare -A wall cpu rss code   before calling measure.
 
@@ -7,27 +7,67 @@ log() { printf '[bench] %s\n' "$*" >&2; }
 calc() { awk "BEGIN { printf \"%.4f\", $* }"; }
 fail() { log "$*"; exit 2; }
 
+# timed_run FILE COMMAND...: one run under GNU time, stdout/stderr in FILE.out/FILE.err; sets run_wall (GNU time's, 0.01 s),
+# run_clock (the same run's wall from a nanosecond clock, for ratios of runs a few tenths of a second long), run_cpu,
+# run_rss (MB) and run_status.
+timed_run() {
+    local file=$1; shift
+    local start u s m
+    start=$(date +%s%N)
+    set +e
+    /usr/bin/time -f '%e %U %S %M' -o "$file.time" "$@" > "$file.out" 2> "$file.err" < /dev/null
+    run_status=$?
+    set -e
+    run_clock=$(calc "($(date +%s%N) - $start) / 1e9")
+    # GNU time prefixes "Command exited with non-zero status N" on failure: the numbers are the last line.
+    read -r run_wall u s m < <(tail -n 1 "$file.time")
+    run_cpu=$(calc "$u + $s") run_rss=$((m / 1024))
+}
+
 # measure NAME COMMAND...: the fastest of $repeat runs under GNU time; stdout/stderr kept in $runs/NAME.*
 measure() {
     local name=$1; shift
     local best="" i
     for i in $(seq 1 "$repeat"); do
-        set +e
-        /usr/bin/time -f '%e %U %S %M' -o "$runs/$name.time" "$@" > "$runs/$name.out.$i" 2> "$runs/$name.err.$i" < /dev/null
-        local status=$?
-        set -e
-        # GNU time prefixes "Command exited with non-zero status N" on failure: the numbers are the last line.
-        read -r w u s m < <(tail -n 1 "$runs/$name.time")
-        if [ -z "$best" ] || awk -v a="$w" -v b="$best" 'BEGIN { exit !(a < b) }'; then
-            best=$w
-            wall[$name]=$w cpu[$name]=$(calc "$u + $s") rss[$name]=$((m / 1024)) code[$name]=$status
-            cp "$runs/$name.out.$i" "$runs/$name.out"
-            cp "$runs/$name.err.$i" "$runs/$name.err"
+        timed_run "$runs/$name.$i" "$@"
+        if [ -z "$best" ] || awk -v a="$run_wall" -v b="$best" 'BEGIN { exit !(a < b) }'; then
+            best=$run_wall
+            wall[$name]=$run_wall cpu[$name]=$run_cpu rss[$name]=$run_rss code[$name]=$run_status
+            cp "$runs/$name.$i.out" "$runs/$name.out"
+            cp "$runs/$name.$i.err" "$runs/$name.err"
         fi
     done
     names+=("$name")
     log "$(printf '%-28s %7.2fs wall %7.2fs CPU %6d MB  (exit %s)' "$name" "${wall[$name]}" "${cpu[$name]}" "${rss[$name]}" "${code[$name]}")"
 }
+
+# cost_pairs NAME PAIRS A... -- B...: what A costs over B, from PAIRS alternated runs (A, B, A, B ...: a machine whose
+# speed drifts slows both sides of a pair alike), each pair's ratio A/B - 1 in %, wall and CPU. Sets cost_wall and
+# cost_cpu to "MEDIAN MIN MAX" of the pair ratios (quote the median; the spread says how noisy the machine was).
+# Fails when a run exits above 3 (an error, not an analysis).
+cost_pairs() {
+    local name=$1 pairs=$2; shift 2
+    local a=() b=() side=a arg i wa ca
+    for arg in "$@"; do
+        if [ "$side" = a ] && [ "$arg" = -- ]; then side=b; elif [ "$side" = a ]; then a+=("$arg"); else b+=("$arg"); fi
+    done
+    local walls=() cpus=()
+    for i in $(seq 1 "$pairs"); do
+        timed_run "$runs/$name.a$i" "${a[@]}"
+        [ "$run_status" -le 3 ] || { cat "$runs/$name.a$i.err" >&2; fail "$name: ${a[*]} exited $run_status"; }
+        wa=$run_clock ca=$run_cpu
+        timed_run "$runs/$name.b$i" "${b[@]}"
+        [ "$run_status" -le 3 ] || { cat "$runs/$name.b$i.err" >&2; fail "$name: ${b[*]} exited $run_status"; }
+        walls+=("$(calc "($wa / $run_clock - 1) * 100")")
+        cpus+=("$(awk -v a="$ca" -v b="$run_cpu" 'BEGIN { printf "%.4f", (b > 0 ? (a / b - 1) * 100 : 0) }')")
+    done
+    cost_wall=$(printf '%s\n' "${walls[@]}" | median_spread)
+    cost_cpu=$(printf '%s\n' "${cpus[@]}" | median_spread)
+    log "$(printf '%-28s %s pairs: wall %+.1f %% (median; %+.1f to %+.1f), CPU %+.1f %%' "$name" "$pairs" $cost_wall ${cost_cpu%% *})"
+}
+
+# median_spread: numbers on stdin, one a line -> "MEDIAN MIN MAX".
+median_spread() { sort -g | awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.2f %.2f %.2f\n", m, v[1], v[NR] }'; }
 
 # check ACTUAL EXPECTED WHAT: one line saying whether a run gave what it must; a miss sets checks_failed=1 (the
 # caller sets checks_failed=0 first and exits with it).

@@ -1,4 +1,5 @@
 using DiagExt.Core;
+using DiagExt.Core.Catalog;
 using DiagExt.Cli.CommandLine;
 using DiagExt.Cli.Commands;
 using DiagExt.Core.Targets;
@@ -20,6 +21,9 @@ public sealed record BatchSettings
 
     /// <summary>The symbol options as the user gave them, checked here once and passed on to every worker.</summary>
     public IReadOnlyList<string> SymbolOptions { get; init; } = [];
+
+    /// <summary>The detectors --skip leaves out, checked here once and passed on to every worker.</summary>
+    public IReadOnlyList<string> Skip { get; init; } = [];
 
     /// <summary>"--json" alone: the batch document goes to stdout instead of the summary table.</summary>
     public bool JsonToStdout { get; init; }
@@ -66,6 +70,7 @@ public sealed record BatchSettings
             MemoryBudget = arguments.SizeValue(BatchOptions.MaxMemory.Name) ?? Batch.MemoryBudget.DefaultTotal(),
             DacPath = arguments.Value(CommonOptions.Dac.Name),
             SymbolOptions = CheckedSymbolOptions(arguments),
+            Skip = SkipOption.Names(arguments, DetectorCatalog.CreateAll()),
             JsonToStdout = arguments.Has(CommonOptions.Json.Name) && json is null or "-",
             JsonFile = json is null or "-" ? null : NonEmpty(CommonOptions.Json.Name, json),
             MarkdownFile = NonEmpty(BatchOptions.Markdown.Name, arguments.Value(BatchOptions.Markdown.Name)),

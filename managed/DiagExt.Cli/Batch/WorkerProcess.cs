@@ -59,6 +59,8 @@ public static class WorkerProcess
         if (settings.DacPath is { } dac)
             arguments.AddRange(["--dac", dac]);
         arguments.AddRange(settings.SymbolOptions);
+        if (settings.Skip.Count > 0)
+            arguments.AddRange([Commands.SkipOption.Spec.Name, string.Join(',', settings.Skip)]);
         // The jobs already share the cores: each analysis gets its share of threads, not one per core.
         int threads = Math.Max(1, Environment.ProcessorCount / Math.Max(1, settings.Jobs));
         arguments.AddRange(["--threads", threads.ToString(CultureInfo.InvariantCulture)]);

@@ -26,7 +26,9 @@ public sealed class AnalyzeCommand : ICommand
     public string Details =>
         "Runs every detector that applies to the target, with one pass over the heap shared by all of them. " +
         "Detectors that need something the target lacks (a .NET runtime, a Windows minidump), or that have nothing to look " +
-        "for in it (wcfhang where no WCF client is loaded), are listed as skipped, with the reason.\n\n" +
+        "for in it (wcfhang where no WCF client is loaded), are listed as skipped, with the reason, and so are those --skip names " +
+        "(they are not run, and the heap pass does none of their work; a batch passes --skip on to each dump's analysis). " +
+        "--skip naming an unknown detector, or every detector, is a usage error.\n\n" +
         "Batch: given several dumps, a folder (walked recursively), a glob (quoted: 'dumps/*.dmp', 'crashes/**/core.*') " +
         "or a .zip, it finds every dump by content (Windows minidumps, Linux cores, and those inside .gz and .zip files, " +
         "unpacked in memory up to 512 MB, else into a temp file deleted at once), analyses identical dumps once, and runs " +
@@ -39,10 +41,14 @@ public sealed class AnalyzeCommand : ICommand
         "Batch exit code: 2 if no dump could be analysed, else 1 if any hazard was found, else 3 if a detector failed on " +
         "some dump (the reports list which), else 0.";
 
-    public IReadOnlyList<OptionSpec> Options { get; } = [.. CommonOptions.Target, .. BatchOptions.All];
+    public IReadOnlyList<OptionSpec> Options { get; } = [.. CommonOptions.Target, SkipOption.Spec, .. BatchOptions.All];
 
-    public ExitCode Execute(ParsedArguments arguments, CommandIo io) =>
-        BatchMode.Applies(arguments)
+    public ExitCode Execute(ParsedArguments arguments, CommandIo io)
+    {
+        IReadOnlyList<IDetector> detectors = DetectorCatalog.CreateAll();
+        IReadOnlyDictionary<string, string> leftOut = SkipOption.LeftOut(arguments, detectors);
+        return BatchMode.Applies(arguments)
             ? BatchRun.Execute(arguments, io)
-            : DetectorRun.Execute(Name, DetectorCatalog.CreateAll(), arguments, io);
+            : DetectorRun.Execute(Name, detectors, arguments, io, leftOut);
+    }
 }

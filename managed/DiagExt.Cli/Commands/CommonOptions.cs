@@ -26,7 +26,7 @@ public static class CommonOptions
 
     public static readonly OptionSpec Timeout = new("--timeout", "DURATION", "give up after this long, e.g. 90s or 5m (a batch: per dump, default 10m; one target: no default); a live target is let go at once");
     public static readonly OptionSpec Threads = new("--threads", "N", "threads that read the target at once: with 2 or more the heap pass runs beside the detectors (default: one per core; give 1 when several diagext run at once)");
-    public static readonly OptionSpec Verbose = new("--verbose", null, "say more: where a failed detector failed (its stack), and the evidence a detector weighed and set aside", ["-v"]);
+    public static readonly OptionSpec Verbose = new("--verbose", null, "say more: where a failed detector failed (its stack), the evidence a detector weighed and set aside, and where the time went (phase lines: the heap pass, each detector and its share of the pass)", ["-v"]);
     public static readonly OptionSpec Help = new("--help", null, "show this command's help", ["-h", "-?"]);
 
     public static IReadOnlyList<OptionSpec> Target { get; } = [Pid, Name, NoSuspend, Snapshot, Dac, .. SymbolArguments.All, Entry, Format, Json, Timeout, Threads, Verbose, Help];

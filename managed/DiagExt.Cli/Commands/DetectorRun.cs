@@ -11,7 +11,9 @@ namespace DiagExt.Cli.Commands;
 /// <summary>The shared body of every command on one target: open it, run the detectors, render, pick the exit code.</summary>
 public static class DetectorRun
 {
-    public static ExitCode Execute(string command, IReadOnlyList<IDetector> detectors, ParsedArguments arguments, CommandIo io)
+    /// <param name="leftOut">Detectors left out by name (--skip), with the reason their outcome gives.</param>
+    public static ExitCode Execute(string command, IReadOnlyList<IDetector> detectors, ParsedArguments arguments, CommandIo io,
+        IReadOnlyDictionary<string, string>? leftOut = null)
     {
         TimeSpan sinceProcessStart = DateTime.Now - Process.GetCurrentProcess().StartTime;
         if (IsolatedRun.Applies(arguments))
@@ -26,7 +28,7 @@ public static class DetectorRun
             using Target target = TargetArguments.Open(arguments, command, deadline.Token, window);
             var startup = new StartupTimes(sinceProcessStart, opening.Elapsed);
             // The pause as the analysis ends: only rendering and letting the process go remain.
-            AnalysisReport report = Analyzer.Run(target, detectors, deadline.Token) with { Startup = startup, Pause = target.Pause };
+            AnalysisReport report = Analyzer.Run(target, detectors, deadline.Token, leftOut) with { Startup = startup, Pause = target.Pause };
             if (report.AllSkipped)
             {
                 // Nothing could be analysed (e.g. dictcycle on a dump without .NET): an input error, in one line.

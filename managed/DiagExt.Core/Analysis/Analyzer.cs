@@ -12,11 +12,17 @@ namespace DiagExt.Core.Analysis;
 /// </summary>
 public static class Analyzer
 {
-    public static AnalysisReport Run(Target target, IReadOnlyList<IDetector> detectors, CancellationToken cancellation = default)
+    /// <param name="leftOut">
+    /// Detectors the caller leaves out (by name), each with the reason its outcome gives: neither run nor given a heap
+    /// interest, so the pass does none of their work (what the bench's per-detector cost compares against).
+    /// </param>
+    public static AnalysisReport Run(Target target, IReadOnlyList<IDetector> detectors, CancellationToken cancellation = default,
+        IReadOnlyDictionary<string, string>? leftOut = null)
     {
         var total = Stopwatch.StartNew();
+        leftOut ??= new Dictionary<string, string>();
         // Decided before the heap pass starts, so a detector that will not run adds no interest to it.
-        DetectorOutcome?[] outcomes = detectors.Select(d => BeforeRun(target, d)).ToArray();
+        DetectorOutcome?[] outcomes = detectors.Select(d => BeforeRun(target, d, leftOut)).ToArray();
         int[] order = Enumerable.Range(0, detectors.Count).Where(i => outcomes[i] is null).ToArray();
         IHeapInterest[] interests = order.Select(i => detectors[i].HeapInterest).OfType<IHeapInterest>().ToArray();
         using var stop = CancellationTokenSource.CreateLinkedTokenSource(cancellation);
@@ -38,13 +44,20 @@ public static class Analyzer
         }
 
         HeapPassSummary? heapPass = context.HeapStarted && interests.Length > 0 ? new(context.Heap.ObjectCount, context.Heap.Elapsed, target.Workers > 1) : null;
-        return new AnalysisReport(Summarize(target), outcomes.Select(o => o!).ToList(), heapPass?.Objects, total.Elapsed) { HeapPass = heapPass };
+        List<DetectorOutcome> all = [.. outcomes.Select((o, i) => WithInterestCost(o!, detectors[i], context))];
+        return new AnalysisReport(Summarize(target), all, heapPass?.Objects, total.Elapsed) { HeapPass = heapPass };
     }
 
-    /// <summary>The outcome of a detector that will not run on this target (skipped, or failed deciding so), or null.</summary>
-    private static DetectorOutcome? BeforeRun(Target target, IDetector detector)
+    /// <summary>Added once the walk has stopped, so that no detector waits for the walk just to learn what it cost.</summary>
+    private static DetectorOutcome WithInterestCost(DetectorOutcome outcome, IDetector detector, AnalysisContext context) =>
+        outcome.Status != DetectorStatus.Skipped && context.HeapStarted && detector.HeapInterest is { } interest && context.Heap.CostOf(interest) is { } cost
+            ? outcome with { HeapInterest = new HeapInterestCost(cost.Objects, cost.Elapsed) }
+            : outcome;
+
+    /// <summary>The outcome of a detector that will not run on this target (left out, skipped, or failed deciding so), or null.</summary>
+    private static DetectorOutcome? BeforeRun(Target target, IDetector detector, IReadOnlyDictionary<string, string> leftOut)
     {
-        if (SkipReason(target, detector) is { } reason)
+        if (SkipReason(target, detector, leftOut) is { } reason)
             return new DetectorOutcome(detector.Name, DetectorStatus.Skipped, reason, [], TimeSpan.Zero);
         try
         {
@@ -105,7 +118,10 @@ public static class Analyzer
         ProcessImage = target.ProcessImage,
     };
 
-    private static string? SkipReason(Target target, IDetector detector) => detector.Needs switch
+    private static string? SkipReason(Target target, IDetector detector, IReadOnlyDictionary<string, string> leftOut) =>
+        leftOut.TryGetValue(detector.Name, out string? asked) ? asked : NeedsReason(target, detector);
+
+    private static string? NeedsReason(Target target, IDetector detector) => detector.Needs switch
     {
         DetectorNeeds.ManagedRuntime when !target.RuntimeStatus.IsLoaded => target.RuntimeStatus.Problem,
         DetectorNeeds.WindowsMinidump when target.Minidump is null => "needs a Windows minidump",

@@ -15,6 +15,7 @@ namespace DiagExt.Core.Heap;
 public sealed class HeapIndex
 {
     private readonly Dictionary<IHeapInterest, HeapFinds> _finds;
+    private readonly InterestClock _clock;
     private Task _walk = Task.CompletedTask;
     private long _objectCount;
     private TimeSpan _elapsed;
@@ -23,6 +24,7 @@ public sealed class HeapIndex
     private HeapIndex(IEnumerable<IHeapInterest> interests, bool walkable)
     {
         _finds = interests.Distinct().ToDictionary(i => i, _ => new HeapFinds());
+        _clock = new InterestClock(_finds.Count);
         Walkable = walkable;
     }
 
@@ -71,6 +73,20 @@ public sealed class HeapIndex
     public IEnumerable<ClrObject> Stream(IHeapInterest interest, CancellationToken cancellation) =>
         _finds.TryGetValue(interest, out HeapFinds? finds) ? finds.Stream(cancellation) : [];
 
+    /// <summary>
+    /// What <paramref name="interest"/> cost the walk (its types decided, its objects handed over), once the walk has
+    /// stopped, however it stopped; null for an interest this pass did not serve.
+    /// </summary>
+    public (long Objects, TimeSpan Elapsed)? CostOf(IHeapInterest interest)
+    {
+        WaitUntilStopped();
+        int i = _finds.Keys.ToList().IndexOf(interest);
+        if (i < 0)
+            return null;
+        int objects = _finds[interest].All.Count;
+        return (objects, _clock.Of(i, objects));
+    }
+
     /// <summary>Waits until the walk is over, without throwing its exception: whoever reads the results gets that.</summary>
     public void WaitUntilStopped() => Task.WhenAny(_walk).Wait();
 
@@ -84,7 +100,7 @@ public sealed class HeapIndex
     {
         var stopwatch = Stopwatch.StartNew();
         HeapFinds[] finds = [.. _finds.Values];
-        var filter = new MethodTableFilter([.. _finds.Keys], _damage);
+        var filter = new MethodTableFilter([.. _finds.Keys], _damage, _clock);
         try
         {
             long count = 0;
@@ -94,9 +110,7 @@ public sealed class HeapIndex
                 count++;
                 if (layout.WantedBy.Length == 0)
                     return;
-                ClrObject obj = heap.GetObject(address, layout.Type);
-                foreach (int i in layout.WantedBy)
-                    finds[i].Add(obj);
+                HandOver(heap.GetObject(address, layout.Type), layout.WantedBy, finds);
             }
             foreach (ClrSegment segment in heap.Segments)
             {
@@ -119,6 +133,23 @@ public sealed class HeapIndex
         }
     }
 
+    /// <summary>Gives a wanted object to each interest that wants it; now and then timed (<see cref="InterestClock"/>).</summary>
+    private void HandOver(ClrObject obj, int[] wantedBy, HeapFinds[] finds)
+    {
+        if (!_clock.TimeNext())
+        {
+            foreach (int i in wantedBy)
+                finds[i].Add(obj);
+            return;
+        }
+        long since = InterestClock.Now;
+        foreach (int i in wantedBy)
+        {
+            finds[i].Add(obj);
+            since = _clock.ChargeSample(i, since);
+        }
+    }
+
     /// <summary>ClrMD's careful walk of a segment from <paramref name="from"/> on; returns the objects it saw.</summary>
     private long WalkWithClrMd(ClrSegment segment, ulong from, MethodTableFilter filter, HeapFinds[] finds, CancellationToken cancellation)
     {
@@ -135,8 +166,9 @@ public sealed class HeapIndex
             last = obj;
             if (obj.Type is not { } type)
                 continue;
-            foreach (int i in filter.WantedBy(type))
-                finds[i].Add(obj);
+            int[] wantedBy = filter.WantedBy(type);
+            if (wantedBy.Length > 0)
+                HandOver(obj, wantedBy, finds);
         }
         if (last.Type is { } lastType && last.Address + last.Size > segment.End)
             _damage.Add(new HeapDamage.ObjectPastSegment(last.Address, lastType.Name, last.Size, segment.End));

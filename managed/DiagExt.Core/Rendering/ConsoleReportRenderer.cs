@@ -8,7 +8,7 @@ namespace DiagExt.Core.Rendering;
 /// Renders a report for people, WinDbg style (hex addresses and thread ids), as plain text or DML.
 /// It only formats what the findings say; it never reads the target.
 /// </summary>
-/// <param name="verbose">Also print where a failed detector failed (its stack), for a bug report.</param>
+/// <param name="verbose">Also print where a failed detector failed (its stack), for a bug report, and where the time went (<see cref="PhaseLines"/>).</param>
 public sealed class ConsoleReportRenderer(IMarkupStyle style, bool verbose = false)
 {
     private static readonly CultureInfo Invariant = CultureInfo.InvariantCulture;
@@ -32,6 +32,12 @@ public sealed class ConsoleReportRenderer(IMarkupStyle style, bool verbose = fal
             }
             foreach (Finding finding in outcome.Findings)
                 RenderFinding(finding, advicePrinted, output);
+        }
+        if (verbose && report.Target is not null)
+        {
+            output.WriteLine();
+            foreach (string line in PhaseLines.Of(report))
+                output.WriteLine(style.Text(line));
         }
         output.WriteLine();
         if (report.Incomplete)

@@ -28,6 +28,9 @@ public sealed record DetectorOutcome(string Detector, DetectorStatus Status, str
     public static DetectorOutcome NotApplicable(string detector, string reason) =>
         new(detector, DetectorStatus.Skipped, reason, [], TimeSpan.Zero) { DoesNotApply = true };
 
+    /// <summary>What its heap interest cost the shared heap pass; null when it had none there (or did not run).</summary>
+    public HeapInterestCost? HeapInterest { get; init; }
+
     public static DetectorOutcome Failure(string detector, Exception error, TimeSpan elapsed) =>
         new(detector, DetectorStatus.Failed, $"{error.GetType().Name}: {OneLine(error.Message)}", [], elapsed) { Detail = error.StackTrace };
 

@@ -4,10 +4,10 @@ namespace DiagExt.Tests.Bench;
 
 /// <summary>
 /// bench/run.sh --quick end to end (about a minute): it generates a heap of about a million objects, dumps it,
-/// and runs the bare walk, analyze, each detector and the classifier on it. Timings are printed, never asserted;
-/// what is asserted is that the runner works from this clone and that analyze found exactly the generator's
-/// corrupt tables with one thread and with several, in the Native AOT build (the tool package's: DIAGEXT_AOT) and the
-/// ReadyToRun one.
+/// and runs the bare walk, analyze, each detector, each detector's cost in analyze (alternated pairs) and the
+/// classifier on it. Timings are printed, never asserted; what is asserted is that the runner works from this clone
+/// and that analyze found exactly the generator's corrupt tables with one thread and with several, in the Native AOT
+/// build (the tool package's: DIAGEXT_AOT) and the ReadyToRun one.
 /// </summary>
 [TestFixture]
 [Category(TestKind.Dump)]
@@ -28,6 +28,10 @@ public class BenchRunTests
         Assert.That(output, Does.Contain("check ok: analyze reports the generator's corrupt tables, and only those (4)"));
         Assert.That(output, Does.Contain("check ok: analyze walked the same objects as the bare walk"));
         Assert.That(result.Stdout, Does.Match(@"(?m)^dictcycle alone\s+\d+\.\d\d"));
+        // Each detector that ran, its cost from alternated pairs against analyze --skip it (issue 43).
+        Assert.That(result.Stdout, Does.Contain("the median of 3 alternated pairs"), "--quick takes 3 pairs");
+        foreach (string detector in new[] { "dictcycle", "hang" })
+            Assert.That(result.Stdout, Does.Match($@"(?m)^  {detector}'s cost in analyze, % \(-?\d+\.\d\d to -?\d+\.\d\d\)\s+-?\d+\.\d\d <= 5 "));
         Assert.That(result.Stdout, Does.Match(@"(?m)^dotnet-dump"), "the report must say whether dotnet-dump was measured");
         // Native AOT where this machine can link it (clang), with the ReadyToRun dotnet tool measured beside it.
         Assert.That(result.Stdout.TrimEnd(), Does.Match(@"analyze/bare-walk ratio: \d+\.\d\d \((Native AOT|ReadyToRun)\)$"));

@@ -67,7 +67,8 @@ public class HangLiveTests
         using SampleProcess sample = SampleProcess.StartAndWaitReady(SampleBuilder.Build("Hangs"), ["healthy"], TimeSpan.FromMinutes(2), detached: true);
         Diagext.Result result = Diagext.Run("hang", "--pid", sample.Pid.ToString(), "--json");
         Assert.That(result.ExitCode, Is.Zero, result.Stdout + result.Stderr);
-        Assert.That(result.Findings, Is.Empty);
+        // A contended lock may show a chain at the moment of the read: a note, never a warning, and it moved.
+        Assert.That(result.Findings.Select(f => f.GetProperty("severity").GetString()), Is.All.EqualTo("information"), result.Stdout);
         var (running, why) = ProcState.RunsFreely(sample.Pid, TimeSpan.FromMilliseconds(500));
         Assert.That(running, Is.True, why);
     }
