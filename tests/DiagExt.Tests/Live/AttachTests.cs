@@ -82,7 +82,9 @@ public class AttachTests
         Diagext.Result result = Diagext.Run("attach", _corrupt.Pid.ToString(), "--snapshot", "--json");
 
         Assert.That(result.ExitCode, Is.EqualTo(1), result.Stderr + result.Stdout);
-        Assert.That(result.Json.GetProperty("target").GetProperty("name").GetString(), Is.EqualTo($"process {_corrupt.Pid} (createdump snapshot)"));
+        // createdump now and then dies gathering a busy process's state and is run again, which the name then says
+        // ("process N (createdump snapshot; createdump died (exit code 139); attempt 2 wrote the dump)"): by design.
+        Assert.That(result.Json.GetProperty("target").GetProperty("name").GetString(), Does.Match($@"^process {_corrupt.Pid} \(createdump snapshot(\)|; createdump died .*attempt \d wrote the dump\))$"));
         AssertPause(result.Json, "createdump");
         Assert.That(result.Findings.Select(f => f.TryGetProperty("holder", out JsonElement h) ? h.GetString() : null), Has.Some.EndsWith("DictionaryTarget.Dict"));
         string area = Path.Combine(Path.GetTempPath(), $"diagext-{Environment.ProcessId}");
