@@ -20,15 +20,14 @@ internal sealed class ChainSeries : ISeriesJudge
         // Per dump, its chains keyed by the thread they end at (a chain's threads list its end first).
         var chains = snapshots.Select(s => s.Report.Findings.OfType<HangFinding>()
                 .Where(f => f.TimeSettles && f.Threads.Count > 0)
-                .GroupBy(Key).ToDictionary(g => g.Key, g => g.First()))
+                .GroupBy(HangIdentity.Holder).ToDictionary(g => g.Key, g => g.First()))
             .ToList();
         var findings = new List<Finding>();
         var moved = new List<string>();
         foreach (uint key in chains.SelectMany(c => c.Keys).Distinct().Order())
         {
             var seen = chains.Select(c => c.GetValueOrDefault(key)).ToList();
-            HangFinding last = seen.Last(f => f is not null)!;
-            string who = $"the chain behind thread 0x{last.Threads[0].OsThreadId:x}";
+            string who = $"the chain behind thread 0x{key:x}";
             int present = seen.Count(f => f is not null);
             if (present < seen.Count)
             {
@@ -45,8 +44,6 @@ internal sealed class ChainSeries : ISeriesJudge
         }
         return new SeriesVerdicts(findings, moved, Threads(snapshots));
     }
-
-    private static uint Key(HangFinding f) => f.Threads[0].OsThreadId;
 
     /// <summary>What differs between consecutive dumps of one chain, thread by thread; empty when nothing does.</summary>
     internal static IEnumerable<string> Changes(IReadOnlyList<HangFinding> seen)
@@ -97,7 +94,7 @@ internal sealed class ChainSeries : ISeriesJudge
         HangFinding last = seen[^1];
         string forHow = span is { } s && s > TimeSpan.Zero ? $"for at least {Seconds(s)} s across {seen.Count} {what}" : $"across {seen.Count} {what} (their times are not known to go forward)";
         var signals = new List<string> { "the same threads at the same frames, waiting on the same objects behind the same holders" };
-        if (last.Threads.All(t => t.Fingerprint is not null) && seen.All(f => f.Threads.All(t => t.Fingerprint is not null)))
+        if (seen.All(f => f.Threads.All(t => t.Fingerprint is not null)))
             signals.Add("registers and stack words unchanged (pointers aside)");
         if (seen.All(f => f.Threads.All(t => t.UserCpu is not null)))
             signals.Add("no CPU time used");
@@ -109,8 +106,8 @@ internal sealed class ChainSeries : ISeriesJudge
             Kind = HangDetector.StuckChain,
             Level = FindingSeverity.Hazard,
             TimeSettles = false,
-            Title = $"{waiters} threads stuck behind thread 0x{last.Threads[0].OsThreadId:x} {forHow}",
-            Summary = $"{waiters} threads wait, one behind the other, behind thread 0x{last.Threads[0].OsThreadId:x}, and nothing moved {forHow}: " +
+            Title = $"{waiters} threads stuck behind thread 0x{HangIdentity.Holder(last):x} {forHow}",
+            Summary = $"{waiters} threads wait, one behind the other, behind thread 0x{HangIdentity.Holder(last):x}, and nothing moved {forHow}: " +
                       $"{string.Join("; ", signals)}. This is not contention: they are hung with it.",
             Evidence = evidence,
             Progress = $"stuck {forHow}",

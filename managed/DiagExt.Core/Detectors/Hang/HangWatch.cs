@@ -46,17 +46,15 @@ internal sealed class HangWatch : ILiveWatch
         {
             if (hang.TimeSettles)
             {
-                if (before.FirstOrDefault(b => b.TimeSettles && b.Threads.Count > 0 && hang.Threads.Count > 0 && b.Threads[0].OsThreadId == hang.Threads[0].OsThreadId) is { } earlier
+                if (before.FirstOrDefault(b => HangIdentity.SameChain(b, hang)) is { } earlier
                     && !ChainSeries.Changes([earlier, hang]).Any())
                     persisting.Add(ChainSeries.Stuck([earlier, hang], apart, "samples"));
             }
-            else if (before.Any(b => b.Kind == hang.Kind && Threads(b).SetEquals(Threads(hang))))
+            else if (before.Any(b => HangIdentity.SameThreads(b, hang)))
             {
                 persisting.Add(hang);
             }
         }
         return persisting;
     }
-
-    private static HashSet<uint> Threads(HangFinding f) => f.Threads.Select(t => t.OsThreadId).ToHashSet();
 }

@@ -29,8 +29,9 @@ internal static class WatchVerdicts
         return merged;
     }
 
+    /// <summary>A stuck chain the looks proved matches the dump's note on the chain ending at the same thread.</summary>
     private static bool SameHang(HangFinding inDump, HangFinding seen) =>
         seen.Kind == HangDetector.StuckChain
-            ? inDump.TimeSettles && inDump.Threads.Count > 0 && seen.Threads.Count > 0 && inDump.Threads[0].OsThreadId == seen.Threads[0].OsThreadId
-            : inDump.Kind == seen.Kind && inDump.Threads.Select(t => t.OsThreadId).ToHashSet().SetEquals(seen.Threads.Select(t => t.OsThreadId));
+            ? inDump.TimeSettles && HangIdentity.SameHolder(inDump, seen)
+            : HangIdentity.SameThreads(inDump, seen);
 }
