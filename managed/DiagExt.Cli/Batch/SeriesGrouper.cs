@@ -55,7 +55,7 @@ public static partial class SeriesGrouper
         foreach (DumpResult d in damaged)
             problems.Add($"{d.Name}: not compared ({d.Error ?? d.Status.ToString()})");
         var snapshots = ordered.Select(t => new SeriesSnapshot(t.Dump.Name, trusted ? t.Time : null, t.Dump.Report!)).ToList();
-        var verdicts = detectors.Select(d => d.SeriesJudge?.Judge(snapshots) ?? SeriesVerdicts.None).ToList();
+        var verdicts = detectors.Select(d => Judge(d, snapshots, problems)).ToList();
         return new DumpSeries
         {
             Process = Identity(members[0].Report!.Target!),
@@ -67,6 +67,23 @@ public static partial class SeriesGrouper
             Findings = verdicts.SelectMany(v => v.Findings).ToList(),
             Moved = verdicts.SelectMany(v => v.Moved).ToList(),
         };
+    }
+
+    /// <summary>
+    /// One detector's comparison; its failure is said among the series' problems and costs only its own verdicts, as a
+    /// detector that fails on one dump costs only its findings there.
+    /// </summary>
+    private static SeriesVerdicts Judge(IDetector detector, IReadOnlyList<SeriesSnapshot> snapshots, List<string> problems)
+    {
+        try
+        {
+            return detector.SeriesJudge?.Judge(snapshots) ?? SeriesVerdicts.None;
+        }
+        catch (Exception e) when (e is not OutOfMemoryException)
+        {
+            problems.Add($"{detector.Name}: could not compare the dumps ({e.GetType().Name}: {e.Message})");
+            return SeriesVerdicts.None;
+        }
     }
 
     /// <summary>The dump's own time (a minidump's header), else the time its name carries, else its file's modification time.</summary>
