@@ -38,11 +38,10 @@ public static class OtherRuntimeDump
         Check("restore", ProcessRunner.Run("dotnet", ["restore", Repo.Sample("DictCycle"), .. properties], TimeSpan.FromMinutes(10)));
         Check("publish", ProcessRunner.Run("dotnet", ["publish", Repo.Sample("DictCycle"), "-c", "Release", "--no-restore", "-o", bin, .. properties], TimeSpan.FromMinutes(10)));
 
-        string dump = Path.Combine(Repo.WorkDirectory, "dumps", "dictcycle-net8.core");
-        Directory.CreateDirectory(Path.GetDirectoryName(dump)!);
-        File.Delete(dump);
+        // Through DumpMaker for its retries: a CI run failed here on createdump dying once while gathering state.
+        string dump;
         using (SampleProcess process = SampleProcess.StartAndWaitReady(Path.Combine(bin, "DictCycle"), [], TimeSpan.FromMinutes(2)))
-            Check("createdump", ProcessRunner.Run(Path.Combine(bin, "createdump"), ["-u", "-f", dump, process.Pid.ToString()], TimeSpan.FromMinutes(2)));
+            dump = DumpMaker.Dump(process.Pid, "dictcycle-net8.core", Path.Combine(bin, "createdump"));
 
         byte[] buildId = ElfBuildId.TryRead(Path.Combine(bin, "libcoreclr.so")) ?? throw new InvalidOperationException("the published libcoreclr.so has no build id");
         string key = $"libmscordaccore.so/elf-buildid-coreclr-{Convert.ToHexStringLower(buildId)}/libmscordaccore.so";
