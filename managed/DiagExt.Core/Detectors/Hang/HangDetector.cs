@@ -57,25 +57,20 @@ public sealed class HangDetector : IDetector
 
     public FindingContract Contract { get; } = new(CommandName, typeof(HangFinding), HangJson.Default);
 
+    /// <summary>Every question asked of the graph, in the order their findings are listed. Adding one: its file under Verdicts/, a line here.</summary>
+    internal static readonly IReadOnlyList<IHangVerdict> Verdicts = [new GraphVerdicts(), new AsyncDeadlocks(), new UnsignalledWaits(), new PoolStarvation()];
+
     public IReadOnlyList<Finding> Analyze(AnalysisContext context)
     {
         Target target = context.Target;
         ClrRuntime runtime = target.Runtime!;
-        var index = new ThreadIndex(target.Threads);
-        var waitables = new Waitables(() => context.Heap.ObjectsFor(_waitables));
-        WaitGraph graph = WaitGraphBuilder.Build(target, index, waitables, context.SetAside, context.Cancellation);
-        var paths = StaticReferenceFinder.FindPaths(runtime, graph.Locks.Keys.ToHashSet(), context.Cancellation);
         LockNames Naming(IReadOnlySet<ulong> wanted) => new(StaticReferenceFinder.FindPaths(runtime, wanted, context.Cancellation));
-        var findings = new List<Finding>(GraphVerdicts.Find(graph, index, new LockNames(paths)));
-        using (var images = new LoadedModuleImages(target))
-            findings.AddRange(AsyncDeadlocks.Find(target, waitables.Semaphores, images, Naming, context.Cancellation));
-        findings.AddRange(UnsignalledWaits.Find(target, graph, index, waitables, Naming, context.SetAside, context.Cancellation));
-        foreach ((uint os, ObjectWait cut) in graph.ObjectWaits.Where(w => w.Value.End == WaitEnd.Cut).OrderBy(w => w.Key))
-            context.SetAside($"thread 0x{os:x}: {cut.Describe()}");
-        if (PoolStarvation.Find(target, graph, context.Note, context.Cancellation) is { } starved)
-            findings.Add(starved);
-        for (int i = 0; i < findings.Count; i++)
-            findings[i] = LiveProgress.Annotate((HangFinding)findings[i], target);
+        var scene = new HangScene(target, new ThreadIndex(target.Threads), new Waitables(() => context.Heap.ObjectsFor(_waitables)),
+            Naming, context.Note, context.SetAside, context.Cancellation);
+        WaitGraph graph = WaitGraphBuilder.Build(scene);
+        var findings = new List<Finding>();
+        foreach (IHangVerdict verdict in Verdicts)
+            findings.AddRange(verdict.Find(graph, scene).Select(f => LiveProgress.Annotate(f, target)));
         int waiting = graph.Waits.Values.Count(w => w.IsLockWait);
         if (findings.Count == 0)
             context.Note($"{graph.Waits.Count} thread{(graph.Waits.Count == 1 ? "" : "s")} in a wait ({waiting} for a lock); no cycle, no chain");

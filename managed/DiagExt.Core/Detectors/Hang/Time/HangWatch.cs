@@ -24,13 +24,9 @@ internal sealed class HangWatch : ILiveWatch
     {
         if (target.Runtime is null)
             return [];
-        var index = new ThreadIndex(target.Threads);
-        // No heap pass: a wait that only the heap's semaphores or promise sources would explain stays unexplained here.
-        var waitables = new Waitables(() => Array.Empty<ClrObject>());
-        WaitGraph graph = WaitGraphBuilder.Build(target, index, waitables, _ => { }, cancellation);
-        var findings = GraphVerdicts.Find(graph, index, new LockNames(new Dictionary<ulong, string>()));
-        if (PoolStarvation.Find(target, graph, _ => { }, cancellation) is { } starved)
-            findings.Add(starved);
+        var scene = HangScene.ForWatch(target, cancellation);
+        WaitGraph graph = WaitGraphBuilder.Build(scene);
+        var findings = HangDetector.Verdicts.Where(v => v.InWatch).SelectMany(v => v.Find(graph, scene)).ToList();
         return findings;
     }
 

@@ -10,8 +10,16 @@ namespace DiagExt.Core.Detectors.Hang;
 /// one it is suspended at, in a cycle. No thread is involved, so no stack shows it; a semaphore records no owner, so the
 /// holding is read from the code and said to be.
 /// </summary>
-internal static class AsyncDeadlocks
+internal sealed class AsyncDeadlocks : IHangVerdict
 {
+    public bool InWatch => false;
+
+    public IEnumerable<HangFinding> Find(WaitGraph graph, HangScene scene)
+    {
+        using var images = new LoadedModuleImages(scene.Target);
+        return Find(scene.Target, scene.Waitables.Semaphores, images, scene.Naming, scene.Cancellation).ToList();
+    }
+
     /// <summary>Semaphores examined: a heap with more at count 0 with waiters is far past one hang.</summary>
     public const int MaxSemaphores = 4096;
 

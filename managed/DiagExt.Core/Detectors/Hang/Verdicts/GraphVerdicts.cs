@@ -7,8 +7,12 @@ namespace DiagExt.Core.Detectors.Hang;
 /// threads that wait on it from outside as bystanders), and each chain of two or more threads behind one that is not
 /// waiting for a lock is a blocked chain. Shared by the detector and by a live watch's cheap samples.
 /// </summary>
-internal static class GraphVerdicts
+internal sealed class GraphVerdicts : IHangVerdict
 {
+    public bool InWatch => true;
+
+    public IEnumerable<HangFinding> Find(WaitGraph graph, HangScene scene) => Find(graph, scene.Threads, scene.Naming(graph.Locks.Keys.ToHashSet()));
+
     public static List<HangFinding> Find(WaitGraph graph, ThreadIndex index, LockNames names)
     {
         IReadOnlyList<IReadOnlyList<uint>> knots = CycleFinder.Knots(graph.Waits.Keys.ToList(), graph.Blockers);

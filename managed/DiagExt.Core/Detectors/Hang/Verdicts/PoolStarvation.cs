@@ -10,8 +10,13 @@ namespace DiagExt.Core.Detectors.Hang;
 /// GetResult()), whose continuations are likely among the queued work. Workers are found from their frames
 /// (PortableThreadPool+WorkerThread) or the runtime's thread-pool flag (.NET Framework's native pool).
 /// </summary>
-internal static class PoolStarvation
+internal sealed class PoolStarvation : IHangVerdict
 {
+    public bool InWatch => true;
+
+    public IEnumerable<HangFinding> Find(WaitGraph graph, HangScene scene) =>
+        Find(scene.Target, graph, scene.Note, scene.Cancellation) is { } starved ? [starved] : [];
+
     public static HangFinding? Find(Target target, WaitGraph graph, Action<string> note, CancellationToken cancellation)
     {
         ClrRuntime runtime = target.Runtime!;

@@ -11,8 +11,13 @@ namespace DiagExt.Core.Detectors.Hang;
 /// waiting for work looks exactly like this), or nothing but the waiters' stacks does (a warning: no code can reach it
 /// to end the wait). Never "forever": a dump cannot see every caller.
 /// </summary>
-internal static class UnsignalledWaits
+internal sealed class UnsignalledWaits : IHangVerdict
 {
+    public bool InWatch => false;
+
+    public IEnumerable<HangFinding> Find(WaitGraph graph, HangScene scene) =>
+        Find(scene.Target, graph, scene.Threads, scene.Waitables, scene.Naming, scene.SetAside, scene.Cancellation);
+
     public static IEnumerable<HangFinding> Find(Target target, WaitGraph graph, ThreadIndex threads, Waitables waitables,
         Func<IReadOnlySet<ulong>, LockNames> names, Action<string> setAside, CancellationToken cancellation)
     {

@@ -9,6 +9,9 @@ namespace DiagExt.Core.Detectors.Hang;
 /// </summary>
 internal sealed class Waitables
 {
+    /// <summary>No heap pass (a watch's look): a wait only the heap's semaphores or promise sources would explain stays unexplained.</summary>
+    public static Waitables None => new(() => Array.Empty<ClrObject>());
+
     private readonly Func<IReadOnlyList<ClrObject>> _objects;
     private readonly Lazy<Dictionary<ulong, SemaphoreState>> _semaphoreOfNode;
     private readonly Lazy<ILookup<ulong, ulong>> _sourcesOfTask;

@@ -3,6 +3,9 @@ namespace DiagExt.Core.Detectors.Hang;
 /// <summary>How a lock is called in a finding: the static field that holds it ("AccountLock"), else its short type name.</summary>
 internal sealed class LockNames(IReadOnlyDictionary<ulong, string> paths)
 {
+    /// <summary>Names by type and address only: a watch's look searches no static roots.</summary>
+    public static readonly LockNames None = new(new Dictionary<ulong, string>());
+
     public string? Path(ulong address) => paths.GetValueOrDefault(address);
 
     public string Name(LockState state)
