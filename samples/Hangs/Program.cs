@@ -19,6 +19,8 @@
 //   late [S]     runs as contended, then after S seconds (default 8) two threads deadlock on two Monitor locks
 //   chaingc      the chain, beside two threads that allocate and force compacting collections without end
 //   contended    four threads take one lock in turn, its holder sometimes sleeping 3 ms inside: one dump shows a chain, nothing is stuck
+//   remote       threads and requests waiting on two loopback servers that accept and never answer: sync Socket.Receive and
+//                HttpClient .Result with no timeout, pure async requests, one HttpClient with a 100 s timeout
 
 using Hangs;
 
@@ -40,6 +42,7 @@ Action? build = mode switch
     "healthy" => BusyHealthy.Run,
     "contended" => Contended.Run,
     "chaingc" => BlockedChain.RunWhileCollecting,
+    "remote" => RemoteWaits.Run,
     "late" => () => LateDeadlock.Run(TimeSpan.FromSeconds(args.Length > 1 ? int.Parse(args[1]) : 8)),
     _ => null,
 };

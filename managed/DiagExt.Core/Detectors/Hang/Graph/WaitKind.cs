@@ -32,4 +32,7 @@ public enum WaitKind
     Handle,
 
     Sleep,
+
+    /// <summary>A sync socket receive, send or connect (Socket.Receive, NetworkStream.Read, ...): only the remote peer ends it.</summary>
+    Socket,
 }
