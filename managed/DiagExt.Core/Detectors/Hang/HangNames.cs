@@ -111,8 +111,16 @@ internal static class HangNames
     public const string ValueTaskValue = "_value";
     public const string ValueTaskObject = "_obj";
     public const string StateMachineThis = "<>4__this";
-    // The timeouts clients keep: HttpClient._timeout (Timeout.InfiniteTimeSpan: none).
+    /// <summary>An async ValueTask method's pooled box (PoolingAsyncValueTaskMethodBuilder, as Npgsql uses): no task; its ManualResetValueTaskSourceCore holds the awaiting continuation.</summary>
+    public const string PooledSource = "_valueTaskSource";
+    // The timeouts clients keep: HttpClient._timeout (Timeout.InfiniteTimeSpan: none); Npgsql 10.0.3's read buffer,
+    // whose Timeout setter (from Timeout while opening, CommandTimeout after) stores it in its resettable
+    // CancellationTokenSource (Npgsql.Internal.NpgsqlReadBuffer.<Cts>k__BackingField.<Timeout>k__BackingField,
+    // InfiniteTimeSpan or zero: none) and in the socket's receive timeout.
     public const string HttpClient = "System.Net.Http.HttpClient";
     public const string HttpClientTimeout = "_timeout";
     public const string TimeSpanTicks = "_ticks";
+    public const string NpgsqlReadBuffer = "Npgsql.Internal.NpgsqlReadBuffer";
+    public const string NpgsqlReadCts = "<Cts>k__BackingField";
+    public const string NpgsqlCtsTimeout = "<Timeout>k__BackingField";
 }

@@ -6,7 +6,8 @@ namespace DiagExt.Core.Detectors.Hang;
 /// What an async method suspended on a ValueTask awaits (<see cref="WaitFollower"/>'s hook for the awaits
 /// <see cref="AwaitedTask"/> does not follow): the ValueTask awaiter field's _value._obj is a task (an async ValueTask
 /// method's box: follow on) or an IValueTaskSource; of those, a pending socket operation ends the chain at the peer
-/// (HttpConnection.InitialFillAsync awaits NetworkStream.ReadAsync this way).
+/// (HttpConnection.InitialFillAsync awaits NetworkStream.ReadAsync this way); a pooled async ValueTask method's box
+/// (PoolingAsyncValueTaskMethodBuilder: no task, Npgsql's read path) is followed on like a task.
 /// </summary>
 internal static class RemoteAwait
 {
@@ -43,6 +44,8 @@ internal static class RemoteAwait
                 }
                 else if (SocketOperation.Pending(source) is { } operation)
                     return (default, operation);
+                else if (sourceType.GetFieldByName(HangNames.StateMachine) is not null && !PooledCompleted(source))
+                    return (source, null); // a pooled async ValueTask method's box: follow on through its own awaits
             }
             return null;
         }
@@ -50,5 +53,25 @@ internal static class RemoteAwait
         {
             return null;
         }
+    }
+
+    /// <summary>The continuation state of a pooled box's ManualResetValueTaskSourceCore: the box of the method awaiting it.</summary>
+    public static ClrObject PooledAwaiter(ClrObject box)
+    {
+        try
+        {
+            ClrValueType core = box.Type?.GetFieldByName(HangNames.PooledSource) is { IsValueType: true } ? box.ReadValueTypeField(HangNames.PooledSource) : default;
+            return core.IsValid ? core.ReadObjectField(HangNames.CoreState) : default;
+        }
+        catch (Exception e) when (e is InvalidOperationException or ArgumentException or IOException)
+        {
+            return default;
+        }
+    }
+
+    private static bool PooledCompleted(ClrObject box)
+    {
+        ClrValueType core = box.Type?.GetFieldByName(HangNames.PooledSource) is { IsValueType: true } ? box.ReadValueTypeField(HangNames.PooledSource) : default;
+        return core.IsValid && core.ReadField<bool>(HangNames.CoreCompleted);
     }
 }

@@ -65,7 +65,9 @@ internal sealed record RemoteClient(string? Library, RemoteTimeout Timeout)
                 library = Better(library, selfName);
             if (self.Type?.Name == HangNames.HttpClient && HttpClientTimeout(self) is { } http)
                 timeout = http;
-            box = Next(FieldReader.Object(box, HangNames.ContinuationObject));
+            timeout ??= NpgsqlTimeout(box);
+            ClrObject continuation = FieldReader.Object(box, HangNames.ContinuationObject);
+            box = continuation.IsNull ? RemoteAwait.PooledAwaiter(box) : Next(continuation);
         }
         return new RemoteClient(library, timeout ?? RemoteTimeout.Unknown("no client timeout found on the awaiting methods (a CancellationToken may still end it)"));
     }
@@ -111,6 +113,42 @@ internal sealed record RemoteClient(string? Library, RemoteTimeout Timeout)
         catch (Exception e) when (e is InvalidOperationException or ArgumentException or IOException)
         {
             return default;
+        }
+    }
+
+    /// <summary>Fields of a state machine looked at for a client's own objects: a method's locals and arguments, a handful.</summary>
+    private const int MaxMachineFields = 64;
+
+    /// <summary>Npgsql's read timeout, from an NpgsqlReadBuffer a state machine of the chain holds (its this or an argument).</summary>
+    private static RemoteTimeout? NpgsqlTimeout(ClrObject box)
+    {
+        try
+        {
+            ClrValueType machine = box.Type?.GetFieldByName(HangNames.StateMachine) is { IsValueType: true } ? box.ReadValueTypeField(HangNames.StateMachine) : default;
+            if (!machine.IsValid || machine.Type is null)
+                return null;
+            foreach (ClrInstanceField field in machine.Type.Fields.Take(MaxMachineFields))
+            {
+                if (!field.IsObjectReference || field.Type?.Name != HangNames.NpgsqlReadBuffer || field.Name is null)
+                    continue;
+                ClrObject buffer = machine.ReadObjectField(field.Name);
+                if (buffer.IsNull)
+                    continue;
+                ClrObject cts = FieldReader.Object(buffer, HangNames.NpgsqlReadCts);
+                if (cts.IsNull || cts.Type?.GetFieldByName(HangNames.NpgsqlCtsTimeout) is null)
+                    continue;
+                ClrValueType span = cts.ReadValueTypeField(HangNames.NpgsqlCtsTimeout);
+                if (!span.IsValid)
+                    continue;
+                long ticks = span.ReadField<long>(HangNames.TimeSpanTicks);
+                return ticks <= 0 ? RemoteTimeout.None("Npgsql's read timeout (NpgsqlReadBuffer.Timeout, from Timeout or CommandTimeout)")
+                    : RemoteTimeout.After(TimeSpan.FromTicks(ticks), "Npgsql's read timeout (NpgsqlReadBuffer.Timeout, from Timeout or CommandTimeout)");
+            }
+            return null;
+        }
+        catch (Exception e) when (e is InvalidOperationException or ArgumentException or IOException)
+        {
+            return null;
         }
     }
 
