@@ -21,6 +21,7 @@
 //   contended    four threads take one lock in turn, its holder sometimes sleeping 3 ms inside: one dump shows a chain, nothing is stuck
 //   remote       threads and requests waiting on two loopback servers that accept and never answer: sync Socket.Receive and
 //                HttpClient .Result with no timeout, pure async requests, one HttpClient with a 100 s timeout
+//   remotehealthy  a healthy client under load: a loopback server that answers at once, threads looping on requests
 
 using Hangs;
 
@@ -43,6 +44,7 @@ Action? build = mode switch
     "contended" => Contended.Run,
     "chaingc" => BlockedChain.RunWhileCollecting,
     "remote" => RemoteWaits.Run,
+    "remotehealthy" => RemoteWaits.Healthy,
     "late" => () => LateDeadlock.Run(TimeSpan.FromSeconds(args.Length > 1 ? int.Parse(args[1]) : 8)),
     _ => null,
 };

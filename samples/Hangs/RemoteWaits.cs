@@ -65,6 +65,57 @@ internal static class RemoteWaits
         Thread.Sleep(500); // the receivers are in recv(2) by now; ThreadState cannot tell a thread in a native call
     }
 
+    /// <summary>
+    /// A healthy client under load: a loopback server that answers every request at once, four threads looping on
+    /// HttpClient.GetStringAsync(...).Result (Timeout = InfiniteTimeSpan) and two on a sync Send/Receive with no timeout.
+    /// A dump catches requests in flight; a live look sees the threads move.
+    /// </summary>
+    public static void Healthy()
+    {
+        var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        var endpoint = (IPEndPoint)listener.LocalEndpoint;
+        Console.WriteLine($"remote busy {endpoint}");
+        Blocked.Start("busy-server", () =>
+        {
+            while (true)
+            {
+                Socket client = listener.AcceptSocket();
+                Blocked.Start("busy-connection", () => Answer(client));
+            }
+        });
+        var http = new HttpClient { Timeout = Timeout.InfiniteTimeSpan };
+        Kept.Add(http);
+        for (int i = 0; i < 4; i++)
+            Blocked.Start($"busy-http{i}", () =>
+            {
+                while (true)
+                    _ = http.GetStringAsync($"http://{endpoint}/ok").Result;
+            });
+        for (int i = 0; i < 2; i++)
+            Blocked.Start($"busy-socket{i}", () =>
+            {
+                var socket = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+                socket.Connect(endpoint);
+                byte[] reply = new byte[256];
+                while (true)
+                {
+                    socket.Send("GET /ok HTTP/1.1\r\n\r\n"u8);
+                    socket.Receive(reply);
+                }
+            });
+        Thread.Sleep(2000);
+    }
+
+    /// <summary>Answers each read at once with a complete HTTP/1.1 response (keep-alive).</summary>
+    private static void Answer(Socket client)
+    {
+        byte[] request = new byte[4096];
+        byte[] response = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"u8.ToArray();
+        while (client.Receive(request) > 0)
+            client.Send(response);
+    }
+
     private static int Arrived()
     {
         lock (Accepted)

@@ -16,6 +16,10 @@ namespace DiagExt.Tests.Hang;
 /// - samples/NpgsqlHang (Npgsql 10.0.3): its GROUND-TRUTH.md, written before the run: a hazard on the "stuck" server
 ///   (Timeout=0: threads "open", sync, and "open-async", OpenAsync().GetResult(); library Npgsql, no timeout) and a
 ///   note on the "timed" one (Timeout=100: "open-timed", the socket's receive timeout just under 100 s).
+/// - live (hang --pid): remote is still the hazard on "silent", its threads "still blocked"; remotehealthy (a loopback
+///   server answering at once, threads looping on HttpClient .Result and sync Send/Receive, no timeouts) gives no
+///   remote-wait: its threads move while watched. (One dump of remotehealthy does report its requests in flight as a
+///   hazard: a dump cannot tell them from a server that stopped answering; hang.md says so.)
 /// - the healthy modes (no sockets) give no remote-wait: <see cref="HangDeadlockTests.A_busy_contended_healthy_process_gives_no_finding"/>
 ///   checks they give no finding at all.
 /// </summary>
@@ -82,6 +86,22 @@ public class HangRemoteWaitTests
         Assert.That(note.GetProperty("remote").GetProperty("timeoutSeconds").GetDouble(), Is.EqualTo(100));
         Assert.That(note.GetProperty("title").GetString(), Is.EqualTo($"1 thread waits on {slow} (HttpClient), timeout 100 s"));
         Assert.That(note.GetProperty("threads").EnumerateArray().Select(Managed).Single(), Is.EqualTo(dump.Thread("timed").ManagedId));
+    }
+
+    [Test]
+    public void Live_a_silent_server_is_still_the_hazard_and_a_busy_answering_one_is_nothing()
+    {
+        using (SampleProcess hung = SampleProcess.StartAndWaitReady(SampleBuilder.Build("Hangs"), ["remote"], TimeSpan.FromMinutes(2), detached: true))
+        {
+            Diagext.Result result = Diagext.Run("hang", "--pid", hung.Pid.ToString(), "--json");
+            JsonElement hazard = At(RemoteWaits(result, hung.Output), Endpoint(hung.Output, "silent"));
+            Assert.That(hazard.GetProperty("severity").GetString(), Is.EqualTo("hazard"));
+            Assert.That(hazard.GetProperty("progress").GetString(), Does.StartWith("still blocked after 1.0 s, no CPU used"));
+        }
+        using SampleProcess busy = SampleProcess.StartAndWaitReady(SampleBuilder.Build("Hangs"), ["remotehealthy"], TimeSpan.FromMinutes(2), detached: true);
+        Diagext.Result healthy = Diagext.Run("hang", "--pid", busy.Pid.ToString(), "--json");
+        Assert.That(healthy.Findings.Select(f => f.GetProperty("kind").GetString()), Has.None.EqualTo("remote-wait"), healthy.Stdout);
+        Assert.That(busy.HasExited, Is.False);
     }
 
     [TestCaseSource(nameof(Runs))]

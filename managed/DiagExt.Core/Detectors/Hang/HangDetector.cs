@@ -47,7 +47,7 @@ public sealed class HangDetector : IDetector
         "'blocked-chain', a note from one dump (busy contention looks the same), and 'stuck-chain', a hazard, when dumps of the process taken in turn " +
         "(a batch groups them) or a live look show nothing in it moved (same frames, objects and holders; registers, stack words and CPU unchanged). A wait on a task is followed through the async methods it awaits to the thread running it " +
         "(an edge, as a Join is), a timer (Task.Delay: not a hang), a SemaphoreSlim, or a promise; a thread blocked on a promise or a ManualResetEventSlim that no other thread's stack " +
-        "references is a 'blocked-chain' warning." +
+        "references is a 'blocked-chain' warning. " +
         "Threads in a sync socket call (Socket.Receive/Send/Connect, NetworkStream.Read/Write), threads blocked on a task whose async chain ends at a pending socket operation, and pending socket operations no thread waits for are 'remote-wait', one per remote endpoint with the client library and the timeout it set: none is a hazard, a value a note. Reported: each thread, what it holds and waits for and where, each lock with " +
         "the static field that holds it. On a live process the threads are sampled twice a second apart to say whether they moved.";
 

@@ -10,7 +10,8 @@ namespace DiagExt.Core.Detectors.Hang;
 /// .Result/.Wait() on a task whose async chain ends at a pending socket operation (<see cref="WaitEnd.Remote"/>), and
 /// pending operations no blocked thread waits for (the heap pass's, <see cref="SocketOperation"/>). Worded by the
 /// timeout the waits have: none is a hazard (only the peer can end them), a value a note. One dump cannot tell a
-/// server that stopped answering from requests in flight: a second dump or a live look does.
+/// server that stopped answering from requests in flight to a busy one; a live look can: an endpoint whose waiting
+/// threads moved while watched is answering, and is set aside.
 /// </summary>
 internal sealed class RemoteWaits : IHangVerdict
 {
@@ -58,14 +59,26 @@ internal sealed class RemoteWaits : IHangVerdict
                 continue;
             waiters.Add(new Waiter(peer, null, null, operation.Direction, RemoteClient.OfOperation(operation), operation, null));
         }
-        return waiters.GroupBy(w => w.Peer.Endpoint, StringComparer.Ordinal).OrderBy(g => g.Key, StringComparer.Ordinal).Select(Build);
+        return waiters.GroupBy(w => w.Peer.Endpoint, StringComparer.Ordinal).OrderBy(g => g.Key, StringComparer.Ordinal)
+            .Select(g => Build(g, scene)).OfType<HangFinding>();
     }
 
-    private static HangFinding Build(IGrouping<string, Waiter> group)
+    /// <summary>
+    /// A live look watched the threads for a second: one that used CPU or changed its system call got an answer (or
+    /// sent the next request), so the server answers; a dump has no such proof and reports what it sees.
+    /// </summary>
+    private static bool Moved(TargetThread thread) => thread.Cpu is { } cpu && (cpu.Recent > TimeSpan.Zero || cpu.SameSyscallThroughout == false);
+
+    private static HangFinding? Build(IGrouping<string, Waiter> group, HangScene scene)
     {
         string endpoint = group.Key;
         var threads = group.Where(w => w.Thread is not null).ToList();
         var requests = group.Where(w => w.Thread is null).ToList();
+        if (scene.Target.Kind == TargetKind.LiveProcess && threads.Where(w => Moved(w.Thread!)).Select(w => w.Thread!).ToList() is { Count: > 0 } moved)
+        {
+            scene.SetAside($"{threads.Count + requests.Count} waits on {endpoint}: thread{(moved.Count == 1 ? "" : "s")} {string.Join(", ", moved.Select(t => $"0x{t.OsThreadId:x}"))} moved while watched: answers come");
+            return null;
+        }
         // The clients, most waits first: a library, or "Socket" for code that uses the socket itself.
         string library = string.Join(", ", group.GroupBy(w => w.Client.Library ?? "Socket").OrderByDescending(g => g.Count()).ThenBy(g => g.Key, StringComparer.Ordinal).Select(g => g.Key));
         // The worst timeout names the finding: one wait with none is enough to hang for good.
