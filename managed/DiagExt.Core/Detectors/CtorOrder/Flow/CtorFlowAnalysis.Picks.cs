@@ -140,7 +140,7 @@ internal sealed partial class CtorFlowAnalysis
         if ((predicate as MethodValue ?? list.Filter) is { } filtering && _lambdas.Arity(filtering.Method) is int arity && !handle.IsNil
             && _counter.Count(handle, flags, arity) is <= 1)
             return null;
-        string pattern = list.Chain + pick + (list.Order is { CanTie: true } ? " (sort key can tie: equal keys keep reflection's order)" : "");
+        string pattern = list.Chain + pick + (list.Order is { CanTie: true } order ? $" ({order.TieText})" : "");
         // Proven: the code names the type and it has several matching constructors, so which one comes first is reflection's choice.
         bool proven = count > 1 && list.Order is null && predicate is null && list.Filter is null;
         return new CtorPick(_method, Math.Max(list.Site, -1), offset, pattern, name, handle, list.Order is not null, proven ? count : null, proven ? null : UnknownBecause(list.Site))
