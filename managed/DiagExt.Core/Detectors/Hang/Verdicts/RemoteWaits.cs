@@ -139,7 +139,7 @@ internal sealed class RemoteWaits : IHangVerdict
             Kind = HangDetector.RemoteWait,
             Title = $"{who} {verb} on {endpoint}{via}, {timeoutWords}",
             Summary = $"{char.ToUpperInvariant(who[0])}{who[1..]} {verb} for an answer from {endpoint}{via}: {worst.Text}. {level} " +
-                      "One dump cannot tell a server that stopped answering from requests in flight: a second dump, or a live look, settles it.",
+                      "One dump cannot tell a server that stopped answering from requests in flight to a busy one: a live look at the process settles it.",
             Threads = refs,
             Evidence = evidence,
             Advice = Advice,
