@@ -19,6 +19,7 @@ public sealed class HangDetector : IDetector
     public const string Starvation = "threadpool-starvation";
     public const string BlockedChain = "blocked-chain";
     public const string StuckChain = "stuck-chain";
+    public const string ContextDeadlock = "context-deadlock";
 
     /// <summary>Fewest threads waiting one behind the other for a chain to be reported: one waiter on a busy lock is normal.</summary>
     public const int MinChainWaiters = 2;
@@ -58,7 +59,7 @@ public sealed class HangDetector : IDetector
     public FindingContract Contract { get; } = new(CommandName, typeof(HangFinding), HangJson.Default);
 
     /// <summary>Every question asked of the graph, in the order their findings are listed. Adding one: its file under Verdicts/, a line here.</summary>
-    internal static readonly IReadOnlyList<IHangVerdict> Verdicts = [new GraphVerdicts(), new AsyncDeadlocks(), new UnsignalledWaits(), new PoolStarvation()];
+    internal static readonly IReadOnlyList<IHangVerdict> Verdicts = [new GraphVerdicts(), new AsyncDeadlocks(), new UnsignalledWaits(), new PoolStarvation(), new ContextDeadlocks()];
 
     public IReadOnlyList<Finding> Analyze(AnalysisContext context)
     {
