@@ -47,7 +47,9 @@ public sealed class HangDetector : IDetector
         "'blocked-chain', a note from one dump (busy contention looks the same), and 'stuck-chain', a hazard, when dumps of the process taken in turn " +
         "(a batch groups them) or a live look show nothing in it moved (same frames, objects and holders; registers, stack words and CPU unchanged). A wait on a task is followed through the async methods it awaits to the thread running it " +
         "(an edge, as a Join is), a timer (Task.Delay: not a hang), a SemaphoreSlim, or a promise; a thread blocked on a promise or a ManualResetEventSlim that no other thread's stack " +
-        "references is a 'blocked-chain' warning. Reported: each thread, what it holds and waits for and where, each lock with " +
+        "references is a 'blocked-chain' warning. A thread blocked on a task whose async method must resume on a SynchronizationContext only that " +
+        "thread runs (the captured continuation, or the one already posted into the context's queue) is 'context-deadlock'. " +
+        "Reported: each thread, what it holds and waits for and where, each lock with " +
         "the static field that holds it. On a live process the threads are sampled twice a second apart to say whether they moved.";
 
     public DetectorNeeds Needs => DetectorNeeds.ManagedRuntime;

@@ -93,9 +93,10 @@ internal static class HangNames
 
     /// <summary>
     /// xunit's contexts do not pin a continuation to one thread: AsyncTestSyncContext forwards posts to the context it
-    /// wraps (or the pool), MaxConcurrencySyncContext runs them on its own worker threads. A wait under them is not this deadlock.
+    /// wraps (or the pool), MaxConcurrencySyncContext runs them on its own worker threads (xunit 2: Xunit.Sdk, xunit v3:
+    /// Xunit.v3). A wait under them is not reported: where AsyncTestSyncContext wraps a single-thread context, this misses it.
     /// </summary>
-    public static readonly IReadOnlySet<string> ForwardingContexts = new HashSet<string> { "Xunit.Sdk.AsyncTestSyncContext", "Xunit.Sdk.MaxConcurrencySyncContext" };
+    public static readonly IReadOnlySet<string> ForwardingContexts = new HashSet<string> { "Xunit.Sdk.AsyncTestSyncContext", "Xunit.Sdk.MaxConcurrencySyncContext", "Xunit.v3.MaxConcurrencySyncContext" };
 
     // ManualResetEventSlim (both families): m_combinedState = set bit 31, spin count bits 19-29, waiters bits 0-18.
     public const string ResetEventState = "m_combinedState";
