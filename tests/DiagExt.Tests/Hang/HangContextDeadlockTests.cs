@@ -1,5 +1,8 @@
 using System.Text.Json;
+using DiagExt.Core.Targets;
+using DiagExt.Tests.Hostile;
 using DiagExt.Tests.Infrastructure;
+using Microsoft.Diagnostics.Runtime;
 
 namespace DiagExt.Tests.Hang;
 
@@ -107,5 +110,27 @@ public class HangContextDeadlockTests
         Assert.That(evidence, Does.Contain("queued: AsyncContext+AsyncContextSynchronizationContext -> AsyncContext -> AsyncContext+TaskQueue -> BlockingCollection<..>"));
         Assert.That(evidence, Does.Contain($"is the current SynchronizationContext of thread 0x{os:x} and of no other thread; that thread runs its loop (AsyncContext.<Execute>"));
         Assert.That(evidence, Does.Contain("is Nito.AsyncEx's AsyncContext"));
+    }
+
+    /// <summary>
+    /// The synccontext core with ui's Thread._synchronizationContext cleared: no thread runs ui's context any more, so
+    /// nothing proves the cycle: ui gets no context-deadlock (its wait is left as it was), ui2 still does.
+    /// </summary>
+    [Test]
+    public void A_context_no_thread_runs_proves_nothing()
+    {
+        HangSample.Dump dump = HangSample.Of("synccontext", 1);
+        ulong field = 0;
+        using (Target target = TargetOpener.OpenDump(dump.Path))
+            foreach (ClrObject o in target.Runtime!.Heap.EnumerateObjects())
+                if (o.Type?.Name == "System.Threading.Thread" && o.ReadField<int>("_managedThreadId") == dump.Thread("ui").ManagedId)
+                    field = o.Type.GetFieldByName("_synchronizationContext")!.GetAddress(o.Address);
+        Assert.That(field, Is.Not.Zero, "ui's Thread object is in the heap");
+        using var patch = new CorePatch(dump.Path, Path.Combine(Repo.WorkDirectory, "hostile", "hang-synccontext-nothread.core"));
+        patch.WriteUInt64(field, 0);
+        Diagext.Result result = Diagext.Run("hang", patch.Path, "--json", "--verbose");
+        Assert.That(result.ExitCode, Is.EqualTo(1), result.Stdout + result.Stderr);
+        Assert.That(result.Stderr, Does.Not.Contain("   at "), "no stack trace");
+        Assert.That(ContextFindings(result).Select(f => Managed(f.GetProperty("threads").EnumerateArray().Single())), Is.EqualTo(new[] { dump.Thread("ui2").ManagedId }));
     }
 }

@@ -17,9 +17,8 @@ internal sealed class ContextThreads
     public ContextThreads(Target target)
     {
         ClrRuntime runtime = target.Runtime!;
-        ClrModule bcl = runtime.BaseClassLibrary;
-        ClrThreadStaticField? currentThread = StaticOf(runtime, bcl, HangNames.Thread, HangNames.CurrentThread);
-        ClrThreadStaticField? currentTask = StaticOf(runtime, bcl, HangNames.Task, HangNames.CurrentTask);
+        ClrThreadStaticField? currentThread = StaticOf(runtime, HangNames.Thread, HangNames.CurrentThread);
+        ClrThreadStaticField? currentTask = StaticOf(runtime, HangNames.Task, HangNames.CurrentTask);
         foreach (TargetThread thread in target.Threads)
         {
             if (thread.ClrThread is not { } clr)
@@ -48,13 +47,14 @@ internal sealed class ContextThreads
         list.Add(thread);
     }
 
-    private static ClrThreadStaticField? StaticOf(ClrRuntime runtime, ClrModule module, string type, string field)
+    /// <summary>A CoreLib thread static; null when the runtime's own data is unreadable (a corrupt core: ClrMD throws what it hits).</summary>
+    private static ClrThreadStaticField? StaticOf(ClrRuntime runtime, string type, string field)
     {
         try
         {
-            return runtime.Heap.GetTypeByName(module, type)?.ThreadStaticFields.FirstOrDefault(f => f.Name == field);
+            return runtime.Heap.GetTypeByName(runtime.BaseClassLibrary, type)?.ThreadStaticFields.FirstOrDefault(f => f.Name == field);
         }
-        catch (Exception e) when (e is InvalidOperationException or ArgumentException or IOException)
+        catch (Exception e) when (CorruptType.Is(e))
         {
             return null;
         }
