@@ -167,6 +167,14 @@ internal sealed record CtorList(int Site, bool IsIndexable, SortKey? Order, stri
 /// <summary>How a constructor list was sorted, and whether two constructors can have equal keys (a tie keeps reflection's order).</summary>
 internal sealed record SortKey(string How, bool CanTie)
 {
+    /// <summary>Array.Sort / List.Sort: unstable, so a tie is not even kept in reflection's order.</summary>
+    public const string InPlace = "Sort";
+
+    /// <summary>What a tie does to the order, for the finding's pattern.</summary>
+    public string TieText => How == InPlace
+        ? "unstable sort whose key can tie: tied constructors come out in an order neither reflection nor the sort promises"
+        : "sort key can tie: equal keys keep reflection's order";
+
     public static SortKey? Either(SortKey? a, SortKey? b) => a is null ? b : b is null ? a : a.CanTie ? a : b;
 }
 
@@ -234,6 +242,12 @@ internal sealed record SignatureTestValue(CtorElement Element) : FlowValue;
 
 /// <summary>The parameter count of a loop's element: c.GetParameters().Length.</summary>
 internal sealed record ParameterCountValue(CtorElement Element) : FlowValue;
+
+/// <summary>
+/// The boolean "c.GetParameters().Length == Arity" on a loop's element (<see cref="Equal"/> false: "!="): where the type
+/// the code names has one constructor of that arity, the element is unique on the edge where it holds.
+/// </summary>
+internal sealed record ArityTestValue(CtorElement Element, int Arity, bool Equal) : FlowValue;
 
 /// <summary>c.GetParameters() of a loop's element.</summary>
 internal sealed record ParametersValue(CtorElement Element) : FlowValue;
