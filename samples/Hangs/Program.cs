@@ -19,6 +19,8 @@
 //   late [S]     runs as contended, then after S seconds (default 8) two threads deadlock on two Monitor locks
 //   chaingc      the chain, beside two threads that allocate and force compacting collections without end
 //   contended    four threads take one lock in turn, its holder sometimes sleeping 3 ms inside: one dump shows a chain, nothing is stuck
+//   synccontext  two threads, each pumping a single-threaded SynchronizationContext, block in .Result on async methods whose continuations need that context
+//   synccontexthealthy  the same threads with ConfigureAwait(false) inside: nothing is deadlocked
 //   remote       threads and requests waiting on two loopback servers that accept and never answer: sync Socket.Receive and
 //                HttpClient .Result with no timeout, pure async requests, one HttpClient with a 100 s timeout
 //   remotehealthy  a healthy client under load: a loopback server that answers at once, threads looping on requests
@@ -43,6 +45,8 @@ Action? build = mode switch
     "healthy" => BusyHealthy.Run,
     "contended" => Contended.Run,
     "chaingc" => BlockedChain.RunWhileCollecting,
+    "synccontext" => ContextDeadlock.Run,
+    "synccontexthealthy" => ContextDeadlock.Healthy,
     "remote" => RemoteWaits.Run,
     "remotehealthy" => RemoteWaits.Healthy,
     "late" => () => LateDeadlock.Run(TimeSpan.FromSeconds(args.Length > 1 ? int.Parse(args[1]) : 8)),
