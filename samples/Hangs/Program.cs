@@ -19,6 +19,8 @@
 //   late [S]     runs as contended, then after S seconds (default 8) two threads deadlock on two Monitor locks
 //   chaingc      the chain, beside two threads that allocate and force compacting collections without end
 //   contended    four threads take one lock in turn, its holder sometimes sleeping 3 ms inside: one dump shows a chain, nothing is stuck
+//   finalizer    the finalizer thread blocked in a Finalize on a Monitor a thread holds while it waits on an event nobody sets; 5,000 objects queued behind it
+//   finalizerslow  a finalizer that sleeps 50 ms per object: busy, not blocked, 4,000 objects queued
 
 using Hangs;
 
@@ -39,6 +41,8 @@ Action? build = mode switch
     "chain" => BlockedChain.Run,
     "healthy" => BusyHealthy.Run,
     "contended" => Contended.Run,
+    "finalizer" => BlockedFinalizer.Run,
+    "finalizerslow" => SlowFinalizer.Run,
     "chaingc" => BlockedChain.RunWhileCollecting,
     "late" => () => LateDeadlock.Run(TimeSpan.FromSeconds(args.Length > 1 ? int.Parse(args[1]) : 8)),
     _ => null,
