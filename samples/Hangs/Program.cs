@@ -21,6 +21,7 @@
 //   contended    four threads take one lock in turn, its holder sometimes sleeping 3 ms inside: one dump shows a chain, nothing is stuck
 //   finalizer    the finalizer thread blocked in a Finalize on a Monitor a thread holds while it waits on an event nobody sets; 5,000 objects queued behind it
 //   finalizerslow  a finalizer that sleeps 50 ms per object: busy, not blocked, 4,000 objects queued
+//   eventsource  the runtime's EventSource: a listener's EventSourceCreated handler waits holding EventListenersLock; dropped EventSources block the finalizer on it
 
 using Hangs;
 
@@ -43,6 +44,7 @@ Action? build = mode switch
     "contended" => Contended.Run,
     "finalizer" => BlockedFinalizer.Run,
     "finalizerslow" => SlowFinalizer.Run,
+    "eventsource" => ListenerBlocksFinalizer.Run,
     "chaingc" => BlockedChain.RunWhileCollecting,
     "late" => () => LateDeadlock.Run(TimeSpan.FromSeconds(args.Length > 1 ? int.Parse(args[1]) : 8)),
     _ => null,

@@ -170,7 +170,10 @@ internal sealed class BlockedFinalizer : IHangVerdict
                 string what = objectWait.End == WaitEnd.Promise ? "a promise task" : "a ManualResetEventSlim";
                 if (SignalReferences.Holder(scene.Target, scene.Target.Threads, waiters, signals, scene.Cancellation) is { } signaller)
                     return new($"is itself blocked on {what} 0x{objectWait.EndObject:x}, which thread 0x{signaller.Thread.OsThreadId:x} may end ({signaller.How})", FindingSeverity.Warning, true);
-                return new($"is itself blocked on {what} 0x{objectWait.EndObject:x} that no other thread's live stack references (directly or through one object): nothing running will release it", FindingSeverity.Hazard, false);
+                // Reachable from a static or a handle, code may still end it (as UnsignalledWaits words it); from nothing, no code can.
+                if (signals.Any(o => (scene.Target.Liveness?.Of(o) ?? Liveness.Unknown) != Liveness.Dead))
+                    return new($"is itself blocked on {what} 0x{objectWait.EndObject:x} that no other thread's live stack references (directly or through one object); the heap may still reach it (a static or a handle), so code may yet end that wait, but nothing running now will", FindingSeverity.Warning, false);
+                return new($"is itself blocked on {what} 0x{objectWait.EndObject:x} that nothing references but the waiters' stacks: nothing will release it", FindingSeverity.Hazard, false);
             }
         }
         if (end == chain[0])
