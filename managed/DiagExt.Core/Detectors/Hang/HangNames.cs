@@ -115,4 +115,7 @@ internal static class HangNames
     public const string SegmentNext = "_nextSegment";
     public const string SlotItem = "Item";
     public const string WorkerStart = "System.Threading.PortableThreadPool+WorkerThread";
+
+    // The finalizer thread: the method of the object it finalizes (every finalizer compiles to an override of Finalize).
+    public const string FinalizeMethod = "Finalize";
 }

@@ -42,6 +42,9 @@ public sealed record HangFinding : Finding, IHasRing
     /// </summary>
     public bool TimeSettles { get; init; }
 
+    /// <summary>For blocked-finalizer: the finalizer thread and the objects queued behind it.</summary>
+    public HangFinalizer? Finalizer { get; init; }
+
     /// <summary>On a live process: whether the blocked threads moved between two samples ("still blocked after 1.0 s, no CPU used").</summary>
     public string? Progress { get; init; }
 }
