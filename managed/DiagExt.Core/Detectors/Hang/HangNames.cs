@@ -163,4 +163,6 @@ internal static class HangNames
     public const string NpgsqlReadBuffer = "Npgsql.Internal.NpgsqlReadBuffer";
     public const string NpgsqlReadCts = "<Cts>k__BackingField";
     public const string NpgsqlCtsTimeout = "<Timeout>k__BackingField";
+    // The finalizer thread: the method of the object it finalizes (every finalizer compiles to an override of Finalize).
+    public const string FinalizeMethod = "Finalize";
 }

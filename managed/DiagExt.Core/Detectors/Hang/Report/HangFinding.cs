@@ -42,6 +42,9 @@ public sealed record HangFinding : Finding, IHasRing
     /// </summary>
     public bool TimeSettles { get; init; }
 
+    /// <summary>For blocked-finalizer: the finalizer thread and the objects queued behind it.</summary>
+    public HangFinalizer? Finalizer { get; init; }
+
     /// <summary>The remote endpoint a remote-wait finding's threads and requests wait on, with the client and its timeout.</summary>
     public HangRemote? Remote { get; init; }
 
