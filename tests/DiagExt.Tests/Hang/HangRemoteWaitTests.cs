@@ -10,7 +10,8 @@ namespace DiagExt.Tests.Hang;
 /// - samples/Hangs remote: two loopback listeners of the sample ("remote NAME 127.0.0.1:PORT"). "silent": recv1 and
 ///   recv2 in a sync Socket.Receive with no receive timeout, http1 and http2 in .Result on HttpClient.GetStringAsync
 ///   with Timeout = InfiniteTimeSpan, and 3 more such requests no thread waits for ("async silent 3"): one hazard naming
-///   127.0.0.1:PORT, 4 threads, 3 requests, no timeout, the clients HttpClient and Socket. "slow": "timed" in .Result
+///   127.0.0.1:PORT, 4 threads, 3 requests, no timeout, the clients HttpClient and Socket (from one dump a note that
+///   says what settles it, timeSettles; two dumps of the process analysed together: the hazard, "stuck for at least"). "slow": "timed" in .Result
 ///   on an HttpClient with Timeout = 100 s: one note, 1 thread, 0 requests, timeout 100 s. The listeners' threads (in
 ///   a sync Accept) and the accepted sockets (the server's side) are not named; no other finding.
 /// - samples/NpgsqlHang (Npgsql 10.0.3): its GROUND-TRUTH.md, written before the run: a hazard on the "stuck" server
@@ -19,7 +20,8 @@ namespace DiagExt.Tests.Hang;
 /// - live (hang --pid): remote is still the hazard on "silent", its threads "still blocked"; remotehealthy (a loopback
 ///   server answering at once, threads looping on HttpClient .Result and sync Send/Receive, no timeouts) gives no
 ///   remote-wait: its threads move while watched. (One dump of remotehealthy does report its requests in flight as a
-///   hazard: a dump cannot tell them from a server that stopped answering; hang.md says so.)
+///   hazard until the lead made one dump's unbounded remote wait a note, as issue 42 made one dump's chain: a dump cannot
+///   tell them from a server that stopped answering; now exit 0.)
 /// - the healthy modes (no sockets) give no remote-wait: <see cref="HangDeadlockTests.A_busy_contended_healthy_process_gives_no_finding"/>
 ///   checks they give no finding at all.
 /// </summary>
@@ -33,9 +35,9 @@ public class HangRemoteWaitTests
 
     private static int Managed(JsonElement thread) => thread.GetProperty("managedThreadId").GetInt32();
 
-    private static JsonElement[] RemoteWaits(Diagext.Result result, string output)
+    private static JsonElement[] RemoteWaits(Diagext.Result result, string output, int exitCode = 0)
     {
-        Assert.That(result.ExitCode, Is.EqualTo(1), result.Stdout + result.Stderr);
+        Assert.That(result.ExitCode, Is.EqualTo(exitCode), result.Stdout + result.Stderr);
         JsonElement[] findings = result.Findings.ToArray();
         Assert.That(findings.Select(f => f.GetProperty("kind").GetString()), Is.All.EqualTo("remote-wait"), output);
         return findings;
@@ -56,7 +58,9 @@ public class HangRemoteWaitTests
 
         JsonElement hazard = At(findings, silent);
         JsonElement remote = hazard.GetProperty("remote");
-        Assert.That(hazard.GetProperty("severity").GetString(), Is.EqualTo("hazard"));
+        // One dump: a note that says what settles it (a healthy client under load looks the same).
+        Assert.That(hazard.GetProperty("severity").GetString(), Is.EqualTo("information"));
+        Assert.That(hazard.GetProperty("timeSettles").GetBoolean(), Is.True);
         Assert.That(remote.GetProperty("threads").GetInt32(), Is.EqualTo(4));
         Assert.That(remote.GetProperty("requests").GetInt32(), Is.EqualTo(pending));
         Assert.That(remote.GetProperty("timeout").GetString(), Is.EqualTo("none"));
@@ -94,7 +98,7 @@ public class HangRemoteWaitTests
         using (SampleProcess hung = SampleProcess.StartAndWaitReady(SampleBuilder.Build("Hangs"), ["remote"], TimeSpan.FromMinutes(2), detached: true))
         {
             Diagext.Result result = Diagext.Run("hang", "--pid", hung.Pid.ToString(), "--json");
-            JsonElement hazard = At(RemoteWaits(result, hung.Output), Endpoint(hung.Output, "silent"));
+            JsonElement hazard = At(RemoteWaits(result, hung.Output, exitCode: 1), Endpoint(hung.Output, "silent"));
             Assert.That(hazard.GetProperty("severity").GetString(), Is.EqualTo("hazard"));
             Assert.That(hazard.GetProperty("progress").GetString(), Does.StartWith("still blocked after 1.0 s, no CPU used"));
         }
@@ -115,7 +119,8 @@ public class HangRemoteWaitTests
 
         JsonElement hazard = At(findings, stuck);
         JsonElement remote = hazard.GetProperty("remote");
-        Assert.That(hazard.GetProperty("severity").GetString(), Is.EqualTo("hazard"));
+        Assert.That(hazard.GetProperty("severity").GetString(), Is.EqualTo("information"), "one dump: a note time settles");
+        Assert.That(hazard.GetProperty("timeSettles").GetBoolean(), Is.True);
         Assert.That(remote.GetProperty("library").GetString(), Is.EqualTo("Npgsql"));
         Assert.That(remote.GetProperty("threads").GetInt32(), Is.EqualTo(2));
         Assert.That(remote.GetProperty("requests").GetInt32(), Is.Zero);
@@ -132,5 +137,31 @@ public class HangRemoteWaitTests
         Assert.That(note.GetProperty("remote").GetProperty("timeout").GetString(), Is.EqualTo("value"));
         Assert.That(note.GetProperty("remote").GetProperty("timeoutSeconds").GetDouble(), Is.InRange(90, 100));
         Assert.That(note.GetProperty("threads").EnumerateArray().Select(Managed).Single(), Is.EqualTo(dump.Thread("open-timed").ManagedId));
+    }
+
+    /// <summary>Two dumps of the process seconds apart settle it: the same threads waiting unchanged on the silent server is the hazard.</summary>
+    [Test]
+    public void Two_dumps_of_a_silent_server_make_the_unbounded_wait_a_hazard_with_the_time()
+    {
+        DumpSeriesMaker.Series series = DumpSeriesMaker.Of("Hangs", "remote", 2, TimeSpan.FromSeconds(3));
+        string silent = Endpoint(series.Output, "silent");
+        Diagext.Result result = Diagext.Run("analyze", series.Dumps[0], series.Dumps[1], "--json", "--quiet");
+        Assert.That(result.ExitCode, Is.EqualTo(1), result.Stdout + result.Stderr);
+        JsonElement stuck = result.Json.GetProperty("series").EnumerateArray().Single().GetProperty("findings").EnumerateArray()
+            .Single(f => f.GetProperty("kind").GetString() == "remote-wait");
+        Assert.That(stuck.GetProperty("severity").GetString(), Is.EqualTo("hazard"));
+        Assert.That(stuck.GetProperty("remote").GetProperty("endpoint").GetString(), Is.EqualTo(silent));
+        Assert.That(stuck.GetProperty("title").GetString(), Does.Match(@"no timeout: stuck for at least \d+\.\d s across 2 dumps$"));
+    }
+
+    /// <summary>Issue 40: a healthy client under load gives nothing that fails a run; one dump of it is at most a note.</summary>
+    [Test]
+    public void One_dump_of_a_client_whose_server_answers_exits_zero()
+    {
+        DumpMaker.SampleDump made = DumpMaker.DumpOfSampleWithOutput("Hangs", null, "hang-remotehealthy-1.core", "remotehealthy");
+        Diagext.Result result = Diagext.Run("hang", made.Path, "--json");
+        Assert.That(result.ExitCode, Is.Zero, result.Stdout + result.Stderr);
+        Assert.That(result.Findings.Where(f => f.GetProperty("kind").GetString() == "remote-wait").Select(f => f.GetProperty("severity").GetString()),
+            Is.All.EqualTo("information"));
     }
 }

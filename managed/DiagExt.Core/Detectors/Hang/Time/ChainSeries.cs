@@ -20,14 +20,14 @@ internal sealed class ChainSeries : ISeriesJudge
         // Per dump, its chains keyed by the thread they end at (a chain's threads list its end first).
         var chains = snapshots.Select(s => s.Report.Findings.OfType<HangFinding>()
                 .Where(f => f.TimeSettles && f.Threads.Count > 0)
-                .GroupBy(HangIdentity.Holder).ToDictionary(g => g.Key, g => g.First()))
+                .GroupBy(f => (f.Kind, Holder: HangIdentity.Holder(f))).ToDictionary(g => g.Key, g => g.First()))
             .ToList();
         var findings = new List<Finding>();
         var moved = new List<string>();
-        foreach (uint key in chains.SelectMany(c => c.Keys).Distinct().Order())
+        foreach (var key in chains.SelectMany(c => c.Keys).Distinct().OrderBy(k => k.Holder).ThenBy(k => k.Kind, StringComparer.Ordinal))
         {
             var seen = chains.Select(c => c.GetValueOrDefault(key)).ToList();
-            string who = $"the chain behind thread 0x{key:x}";
+            string who = key.Kind == HangDetector.BlockedChain ? $"the chain behind thread 0x{key.Holder:x}" : $"the {key.Kind} of thread 0x{key.Holder:x}";
             int present = seen.Count(f => f is not null);
             if (present < seen.Count)
             {
@@ -100,6 +100,19 @@ internal sealed class ChainSeries : ISeriesJudge
             signals.Add("no CPU time used");
         var evidence = new List<Markup> { Markup.Text($"stuck {forHow}: {string.Join("; ", signals)}") };
         evidence.AddRange(last.Evidence);
+        if (last.Kind != HangDetector.BlockedChain)
+        {
+            // Another wait time settles (a remote wait no timeout ends): its own kind, now a hazard, with the time.
+            return last with
+            {
+                Level = FindingSeverity.Hazard,
+                TimeSettles = false,
+                Title = $"{last.Title}: stuck {forHow}",
+                Summary = $"{last.Summary} Nothing moved {forHow}: {string.Join("; ", signals)}.",
+                Evidence = evidence,
+                Progress = $"stuck {forHow}",
+            };
+        }
         int waiters = last.Threads.Count - 1;
         return last with
         {

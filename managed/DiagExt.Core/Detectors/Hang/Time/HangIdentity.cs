@@ -16,7 +16,7 @@ internal static class HangIdentity
     public static bool SameHolder(HangFinding a, HangFinding b) => a.Threads.Count > 0 && b.Threads.Count > 0 && Holder(a) == Holder(b);
 
     /// <summary>Both are chains one dump cannot settle, ending at the same thread.</summary>
-    public static bool SameChain(HangFinding a, HangFinding b) => a.TimeSettles && b.TimeSettles && SameHolder(a, b);
+    public static bool SameChain(HangFinding a, HangFinding b) => a.TimeSettles && b.TimeSettles && a.Kind == b.Kind && SameHolder(a, b);
 
     /// <summary>The same kind of hang among the same threads.</summary>
     public static bool SameThreads(HangFinding a, HangFinding b) =>

@@ -127,6 +127,11 @@ internal sealed class RemoteWaits : IHangVerdict
         if (requests.Count > MaxListed)
             evidence.Add(Markup.Text($"... and {requests.Count - MaxListed} more requests pending on {endpoint}"));
 
+        // One dump cannot tell a dead server from requests in flight to a busy one (a healthy client under load looks the
+        // same), so there a wait that no timeout ends is a note saying what settles it (issue 42's rule); a live look
+        // that watched every waiting thread stand still, or a dump series in which nothing moved, makes it the hazard.
+        bool watched = scene.Target.Kind == TargetKind.LiveProcess && threads.Count > 0 && threads.All(w => w.Thread!.Cpu?.Recent is not null);
+        bool unbounded = worst.Kind is RemoteTimeout.Kinds.None or RemoteTimeout.Kinds.Unknown;
         string level = worst.Kind switch
         {
             RemoteTimeout.Kinds.None => "Nothing but the server can end them: if it stopped answering, they wait forever.",
@@ -139,16 +144,14 @@ internal sealed class RemoteWaits : IHangVerdict
             Kind = HangDetector.RemoteWait,
             Title = $"{who} {verb} on {endpoint}{via}, {timeoutWords}",
             Summary = $"{char.ToUpperInvariant(who[0])}{who[1..]} {verb} for an answer from {endpoint}{via}: {worst.Text}. {level} " +
-                      "One dump cannot tell a server that stopped answering from requests in flight to a busy one: a live look at the process settles it.",
+                      (watched ? "No waiting thread used CPU or changed its system call while the process was watched."
+                          : "One dump cannot tell a server that stopped answering from requests in flight to a busy one: a second dump in 5-10 s, analysed with this one, or a live look at the process settles it."),
             Threads = refs,
             Evidence = evidence,
             Advice = Advice,
-            Level = worst.Kind switch
-            {
-                RemoteTimeout.Kinds.None => FindingSeverity.Hazard,
-                RemoteTimeout.Kinds.Value => FindingSeverity.Information,
-                _ => FindingSeverity.Warning,
-            },
+            Level = !unbounded || !watched ? FindingSeverity.Information
+                : worst.Kind == RemoteTimeout.Kinds.None ? FindingSeverity.Hazard : FindingSeverity.Warning,
+            TimeSettles = unbounded && !watched && threads.Count > 0,
             Remote = new HangRemote
             {
                 Endpoint = endpoint,
