@@ -32,4 +32,7 @@ public enum WaitKind
     Handle,
 
     Sleep,
+
+    /// <summary>pthread_mutex_lock in native code (Linux): its owner's TID is in the mutex.</summary>
+    NativeMutex,
 }
