@@ -7,6 +7,9 @@
 //                which waits for LedgerLock: one cycle, half managed, half native
 //   dlopen       thread loader dlopens libnlslowinit.so, whose constructor waits (under glibc's loader lock) for a
 //                mutex thread gatekeeper holds; gatekeeper then dlopens libnlother.so and waits for the loader lock
+//   sqlite       a real library's mutex (SQLitePCLRaw's e_sqlite3): thread query runs a statement whose user function
+//                waits for Monitor CacheLock, holding the connection's mutex; thread cache holds CacheLock and calls
+//                sqlite3_exec on that connection
 //   healthy      thread waiter waits on a mutex thread sleeper holds while it sleeps: one waiter, no cycle
 
 using NativeLocks;
@@ -16,6 +19,7 @@ Action? build = mode switch
 {
     "nativemutex" => MixedCycle.Run,
     "dlopen" => LoaderLockCycle.Run,
+    "sqlite" => SqliteCycle.Run,
     "healthy" => HealthyWait.Run,
     _ => null,
 };
