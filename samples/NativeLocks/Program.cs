@@ -7,6 +7,8 @@
 //                which waits for LedgerLock: one cycle, half managed, half native
 //   dlopen       thread loader dlopens libnlslowinit.so, whose constructor waits (under glibc's loader lock) for a
 //                mutex thread gatekeeper holds; gatekeeper then dlopens libnlother.so and waits for the loader lock
+//   dlopenchain  thread loader dlopens libnlstuckinit.so, whose constructor sleeps for good under the loader lock;
+//                threads first and second each call dlopen and wait for it: a chain behind loader, no cycle
 //   sqlite       a real library's mutex (SQLitePCLRaw's e_sqlite3): thread query runs a statement whose user function
 //                waits for Monitor CacheLock, holding the connection's mutex; thread cache holds CacheLock and calls
 //                sqlite3_exec on that connection
@@ -19,6 +21,7 @@ Action? build = mode switch
 {
     "nativemutex" => MixedCycle.Run,
     "dlopen" => LoaderLockCycle.Run,
+    "dlopenchain" => LoaderLockChain.Run,
     "sqlite" => SqliteCycle.Run,
     "healthy" => HealthyWait.Run,
     _ => null,

@@ -9,7 +9,8 @@ namespace DiagExt.Tests.Hang;
 /// one deadlock naming both locks and both threads by the OS TIDs the sample printed; glibc's loader lock is named, with
 /// its owner; a real library's own mutex (SQLite's connection mutex, mode sqlite) closes a cycle the same way; a lone
 /// waiter on a sleeping holder is no finding. The expectations are in samples/NativeLocks/GROUND-TRUTH.md, written from
-/// glibc's and SQLite's code before diagext was run on the sample. nativemutex is dumped twice, the others once.
+/// glibc's and SQLite's code before diagext was run on the sample. nativemutex is dumped twice, the others once. dlopenchain: a constructor that sleeps under the loader lock is a chain
+of the threads calling dlopen behind it.
 /// </summary>
 [TestFixture]
 [Category(TestKind.Dump)]
@@ -104,6 +105,24 @@ public partial class HangNativeLockTests
         Diagext.Result text = Diagext.Run("hang", sample.Path);
         Assert.That(text.Stdout, Does.Match($@"thread 0x{keeper.OsId:x} \(managed {keeper.ManagedId}\) holds pthread mutex libnlgate\.so!gate {sample.Mutex("Gate")}, waits for the loader lock \(glibc _dl_load_lock\) 0x[0-9a-f]+ held by thread 0x{loader.OsId:x} "));
         Assert.That(text.Stdout, Does.Match($@"thread 0x{loader.OsId:x} \(managed {loader.ManagedId}\) holds the loader lock \(glibc _dl_load_lock\) 0x[0-9a-f]+, waits for pthread mutex libnlgate\.so!gate"));
+    }
+
+    [Test]
+    public void Threads_behind_a_loader_lock_owner_that_sleeps_are_a_chain_naming_the_lock()
+    {
+        Sample sample = Of("dlopenchain");
+        Truth loader = sample.Thread("loader");
+        Diagext.Result result = Diagext.Run("hang", sample.Path, "--json");
+        Assert.That(result.ExitCode, Is.EqualTo(0), "a chain from one dump is a note: " + result.Stdout + result.Stderr);
+        JsonElement finding = result.Findings.Single();
+        Assert.That(finding.GetProperty("kind").GetString(), Is.EqualTo("blocked-chain"));
+        Assert.That(finding.GetProperty("summary").GetString(), Does.StartWith($"2 threads wait for the loader lock (glibc _dl_load_lock), held by thread 0x{loader.OsId:x} (managed {loader.ManagedId})"));
+        Assert.That(finding.GetProperty("threads").EnumerateArray().Select(t => t.GetProperty("osThreadId").GetUInt32()),
+            Is.EquivalentTo(sample.Threads.Select(t => t.OsId)), sample.Output);
+        JsonElement loaderLock = Locks(finding).Values.Single();
+        Assert.That(HeldBy(loaderLock), Is.EqualTo(new[] { loader.OsId }));
+        Assert.That(loaderLock.GetProperty("detail").GetString(), Does.Contain("libnlstuckinit.so!nl_stuckinit_constructor"));
+        Assert.That(finding.GetProperty("evidence").EnumerateArray().Select(e => e.GetString()), Has.Some.Contains("nl_stuckinit_constructor"), "the owner's frames on a line of their own");
     }
 
     [Test]

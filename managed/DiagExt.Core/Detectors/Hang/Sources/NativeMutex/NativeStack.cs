@@ -16,6 +16,8 @@ internal static class NativeStack
     public const int MaxBytes = 32 * 1024;
     public const int MaxFrames = 24;
 
+    private static readonly HashSet<string> LoaderEntryPoints = new(StringComparer.Ordinal) { "dlopen", "dlmopen", "dlclose" };
+
     /// <summary>The frames' names, innermost first, up to the thread's innermost managed frame (a P/Invoke's caller) when it has one.</summary>
     public static IReadOnlyList<string> Frames(Target target, ElfModules modules, TargetThread thread, ulong instructionPointer, ulong stackPointer)
     {
@@ -32,8 +34,13 @@ internal static class NativeStack
             ulong value = BinaryReads.U64(stack, i);
             if (value < CallSite.MaxLength || !modules.IsCode(value))
                 continue;
-            if (target.ReadMemory(value - CallSite.MaxLength, before) == CallSite.MaxLength && CallSite.EndsWithCall(before))
-                frames.Add(modules.Name(value));
+            if (target.ReadMemory(value - CallSite.MaxLength, before) != CallSite.MaxLength || !CallSite.EndsWithCall(before))
+                continue;
+            frames.Add(modules.Name(value));
+            // The loader's entry points end the part worth showing: their callers are the thread's managed frames
+            // (a P/Invoke from JIT code, which is no module's), and the words beyond are mostly stale.
+            if (modules.Function(value) is { } function && LoaderEntryPoints.Contains(function))
+                break;
         }
         return frames;
     }
