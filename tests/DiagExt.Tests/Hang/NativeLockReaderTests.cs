@@ -29,6 +29,32 @@ public class NativeLockReaderTests
     }
 
     [Test]
+    public void The_loader_lock_is_the_first_pair_of_recursive_mutexes_after_a_namespace_count()
+    {
+        byte[] rtld = new byte[0x1000];
+        // A namespace's own recursive lock after a pointer (libc_map): not it.
+        BinaryPrimitives.WriteUInt64LittleEndian(rtld.AsSpan(0x100), 0x7f0000001000);
+        WriteMutex(rtld, 0x108, kind: 1, lockWord: 0, owner: 0);
+        WriteMutex(rtld, 0x108 + PthreadMutex.Size, kind: 1, lockWord: 0, owner: 0);
+        // _dl_nns = 1, then _dl_load_lock (held by TID 4242, contended) and _dl_load_write_lock (free).
+        BinaryPrimitives.WriteUInt64LittleEndian(rtld.AsSpan(0xa00), 1);
+        WriteMutex(rtld, 0xa08, kind: 1, lockWord: 2, owner: 4242);
+        WriteMutex(rtld, 0xa08 + PthreadMutex.Size, kind: 1, lockWord: 0, owner: 0);
+        Assert.That(GlibcLoaderLock.LoadLockOffset(rtld), Is.EqualTo(0xa08));
+
+        WriteMutex(rtld, 0xa08, kind: 1, lockWord: 2, owner: 0); // locked with no owner: not a mutex's state
+        Assert.That(GlibcLoaderLock.LoadLockOffset(rtld), Is.Null);
+        Assert.That(GlibcLoaderLock.LoadLockOffset(rtld.AsSpan(0, 0xa10)), Is.Null, "cut short: no room for both locks");
+    }
+
+    private static void WriteMutex(byte[] bytes, int at, int kind, int lockWord, uint owner)
+    {
+        BinaryPrimitives.WriteInt32LittleEndian(bytes.AsSpan(at), lockWord);
+        BinaryPrimitives.WriteUInt32LittleEndian(bytes.AsSpan(at + 8), owner);
+        BinaryPrimitives.WriteInt32LittleEndian(bytes.AsSpan(at + 16), kind);
+    }
+
+    [Test]
     public void The_file_note_gives_each_file_from_its_first_mapping_to_the_end_of_its_last()
     {
         byte[] note = FileNote(

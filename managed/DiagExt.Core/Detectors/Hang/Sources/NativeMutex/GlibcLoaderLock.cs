@@ -47,11 +47,17 @@ internal sealed class GlibcLoaderLock
             return null;
         byte[] bytes = new byte[(int)Math.Min(rtld.Size, MaxSearchBytes)];
         int read = target.ReadMemory(rtld.Address, bytes);
-        for (int offset = 8; offset + 2 * PthreadMutex.Size <= read; offset += 8)
+        return LoadLockOffset(bytes.AsSpan(0, read)) is int offset ? new GlibcLoaderLock(rtld.Address, offset, rtld.Module) : null;
+    }
+
+    /// <summary>The offset of _dl_load_lock in the bytes of _rtld_global: the first 8-aligned place where _dl_nns (1-16) is followed by two recursive mutexes.</summary>
+    internal static int? LoadLockOffset(ReadOnlySpan<byte> bytes)
+    {
+        for (int offset = 8; offset + 2 * PthreadMutex.Size <= bytes.Length; offset += 8)
         {
             ulong namespaces = BinaryReads.U64(bytes, offset - 8);
             if (namespaces is >= 1 and <= MaxNamespaces && IsRecursiveMutex(bytes, offset) && IsRecursiveMutex(bytes, offset + PthreadMutex.Size))
-                return new GlibcLoaderLock(rtld.Address, offset, rtld.Module);
+                return offset;
         }
         return null;
     }
@@ -62,7 +68,7 @@ internal sealed class GlibcLoaderLock
     /// <summary>"_rtld_global+0x908 in ld-linux-x86-64.so.2".</summary>
     public string Where(ulong address) => $"_rtld_global+0x{address - RtldGlobal:x} in {Module}";
 
-    private static bool IsRecursiveMutex(byte[] bytes, int offset)
+    private static bool IsRecursiveMutex(ReadOnlySpan<byte> bytes, int offset)
     {
         int kind = (int)BinaryReads.U32(bytes, offset + 16);
         uint owner = BinaryReads.U32(bytes, offset + 8);
