@@ -40,6 +40,9 @@ internal sealed class ConstructorList
 
     public bool SortCanTie { get; private set; }
 
+    /// <summary>Whether the list was sorted in place by Array.Sort or List.Sort, which are unstable: a tie is not even kept in reflection's order.</summary>
+    public bool SortedInPlace { get; private set; }
+
     /// <summary>Whether an order-keeping step (Select, ToList, ...) or a sort stands between the source and the pick.</summary>
     public bool Direct { get; private set; } = true;
 
@@ -93,6 +96,12 @@ internal sealed class ConstructorList
     {
         bool declared = source is IPropertyReferenceOperation;
         var list = new ConstructorList(source, NamedType(receiver), declared ? Public | NonPublic | Instance | Static : flags) { Local = local };
+        if (local is not null && SortedInPlaceBy(source, local, out IOperation? comparison))
+        {
+            list.Direct = false;
+            list.Sorted = list.SortedInPlace = true;
+            list.SortCanTie = comparison is null || !Mentions(comparison, OrderDependentPick.UniqueKey);
+        }
         // The steps were collected from the pick back to the source: replay them in the order the code applies them.
         for (int i = steps.Count - 1; i >= 0; i--)
         {
@@ -113,6 +122,38 @@ internal sealed class ConstructorList
         return list;
     }
 
+    /// <summary>
+    /// Whether Array.Sort(local, comparison) or local.Sort(comparison) is called anywhere in the method, and with what
+    /// comparison (null for none: ConstructorInfo is not IComparable, so that sort throws unless the list has one element).
+    /// </summary>
+    private static bool SortedInPlaceBy(IOperation anywhere, ILocalSymbol local, out IOperation? comparison)
+    {
+        comparison = null;
+        foreach (IInvocationOperation call in Root(anywhere).Descendants().OfType<IInvocationOperation>())
+        {
+            if (call.TargetMethod.Name != "Sort")
+                continue;
+            string container = call.TargetMethod.ContainingType?.ToDisplayString() ?? "";
+            IOperation? sorted = container == "System.Array" && call.Arguments.Length > 0 ? call.Arguments[0].Value
+                : container.StartsWith("System.Collections.Generic.List<", System.StringComparison.Ordinal) ? call.Instance : null;
+            while (sorted is IConversionOperation conversion)
+                sorted = conversion.Operand;
+            if (sorted is ILocalReferenceOperation reference && SymbolEqualityComparer.Default.Equals(reference.Local, local))
+            {
+                comparison = call.Arguments.Skip(container == "System.Array" ? 1 : 0).Select(a => a.Value).FirstOrDefault();
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static IOperation Root(IOperation operation)
+    {
+        while (operation.Parent is not null)
+            operation = operation.Parent;
+        return operation;
+    }
+
     /// <summary>How many constructors of the named type the list can hold, of <paramref name="arity"/> parameters when not negative.</summary>
     public int? Count(int arity = -1)
     {
@@ -120,6 +161,20 @@ internal sealed class ConstructorList
             return null;
         IEnumerable<IMethodSymbol> all = named.InstanceConstructors.Concat(named.StaticConstructors);
         return all.Count(c => Matches(c, Flags) && (arity < 0 || c.Parameters.Length == arity));
+    }
+
+    /// <summary>How many of the named type's listed constructors wear <paramref name="attribute"/> (or an attribute derived from it).</summary>
+    public int? CountMarked(INamedTypeSymbol attribute) =>
+        Type is INamedTypeSymbol && Flags >= 0
+            ? Constructors().Count(c => c.GetAttributes().Any(a => DerivesFrom(a.AttributeClass, attribute)))
+            : null;
+
+    private static bool DerivesFrom(INamedTypeSymbol? type, INamedTypeSymbol wanted)
+    {
+        for (int i = 0; i < MaxSteps && type is not null; i++, type = type.BaseType)
+            if (SymbolEqualityComparer.Default.Equals(type, wanted))
+                return true;
+        return false;
     }
 
     /// <summary>The constructors of the named type the list holds, in declaration order.</summary>
@@ -148,6 +203,13 @@ internal sealed class ConstructorList
             {
                 case ITypeOfOperation typeOf:
                     return typeOf.TypeOperand is INamedTypeSymbol { IsUnboundGenericType: false } or IArrayTypeSymbol ? typeOf.TypeOperand : null;
+                // typeof(G<>).MakeGenericType(...): every instantiation has the constructors G declares.
+                case IInvocationOperation { TargetMethod.Name: "MakeGenericType", Instance: ITypeOfOperation { TypeOperand: INamedTypeSymbol { IsUnboundGenericType: true } generic } }:
+                    return generic.OriginalDefinition;
+                // x.GetType() where x's type can have no subclass (sealed, a struct, an anonymous type): that type exactly.
+                case IInvocationOperation { TargetMethod.Name: "GetType", Arguments.Length: 0, Instance: { } instance }
+                    when ExactType(instance) is { } exact:
+                    return exact;
                 case IConversionOperation conversion:
                     receiver = conversion.Operand;
                     continue;
@@ -163,6 +225,15 @@ internal sealed class ConstructorList
             }
         }
         return null;
+    }
+
+    /// <summary>The static type of an expression when its run-time type must be the same: sealed, a struct, anonymous.</summary>
+    private static ITypeSymbol? ExactType(IOperation instance)
+    {
+        while (instance is IConversionOperation { IsImplicit: true } boxing)
+            instance = boxing.Operand; // a struct boxed to call GetType
+        return instance.Type is INamedTypeSymbol { TypeKind: TypeKind.Class or TypeKind.Struct, IsSealed: true, IsUnboundGenericType: false } named
+            && named.SpecialType != SpecialType.System_Object ? named : null;
     }
 
     private static int FlagsOf(IInvocationOperation call)
@@ -187,9 +258,7 @@ internal sealed class ConstructorList
     /// <summary>What a local was assigned, when it is assigned exactly once (its declaration): otherwise nothing can be said.</summary>
     private static IOperation? SingleAssignment(ILocalReferenceOperation reference)
     {
-        IOperation root = reference;
-        while (root.Parent is not null)
-            root = root.Parent;
+        IOperation root = Root(reference);
         IOperation? value = null;
         int assignments = 0;
         foreach (IOperation operation in root.Descendants())

@@ -11,9 +11,11 @@ namespace DiagExt.Analyzers;
 /// <summary>
 /// DXC0001: a constructor taken by its position in Type.GetConstructors() / TypeInfo.DeclaredConstructors ([0], First,
 /// Last, ElementAt, MaxBy/MinBy, or a foreach that returns what it made from the first that matched), directly or after
-/// order-keeping steps, Where filters and sorts whose key can tie. Not reported: Single, a sort by MetadataToken, a
-/// predicate that matches one constructor (exact parameter types, none, a marker attribute), a length check proving one,
-/// a type the code names with at most one matching constructor (of the arity the predicate asks for). The IL scan
+/// order-keeping steps, Where filters and sorts whose key can tie (Array.Sort/List.Sort in place too). Not reported:
+/// Single, a sort by MetadataToken, a predicate that matches one constructor (exact parameter types, none, a marker
+/// attribute no two constructors of the named type wear), a length check proving one, a type the code knows (typeof,
+/// MakeGenericType's definition, GetType() of a sealed type) with at most one matching constructor (of the arity the
+/// predicate asks for). The IL scan
 /// (diagext ctororder --assembly) uses the same definition for binaries; this runs where the source is, in the IDE and CI.
 /// Severity: dotnet_diagnostic.DXC0001.severity in .editorconfig.
 /// </summary>
@@ -105,7 +107,9 @@ public sealed class CtorOrderAnalyzer : DiagnosticAnalyzer
     {
         if (list.Sorted && !list.SortCanTie)
             return;
-        if (predicate is not null && Predicates.SelectsAtMostOne(predicate) || list.Filters.Any(Predicates.SelectsAtMostOne))
+        // A marker attribute matches one constructor unless the type the code names has two wearing it.
+        int? marked = predicate is not null && Predicates.MarkerAttribute(predicate) is { } attribute ? list.CountMarked(attribute) : null;
+        if (marked is not >= 2 && (predicate is not null && Predicates.SelectsAtMostOne(predicate) || list.Filters.Any(Predicates.SelectsAtMostOne)))
             return;
         int? arity = (predicate ?? list.Filters.LastOrDefault()) is { } p ? Predicates.Arity(p) : null;
         if (list.Count(arity ?? -1) is <= 1)
@@ -115,7 +119,11 @@ public sealed class CtorOrderAnalyzer : DiagnosticAnalyzer
         string code = pick.Syntax.ToString();
         if (code.Length > 80)
             code = code.Substring(0, 77) + "...";
-        string proven = list.Type is not null && list.Count(arity ?? -1) is int n ? $" ({list.Type.ToDisplayString()} has {n} that match)" : "";
+        string proven = list.Type is null ? ""
+            : marked is >= 2 ? $" ({list.Type.ToDisplayString()} has {marked} that match)"
+            : list.Count(arity ?? -1) is int n ? $" ({list.Type.ToDisplayString()} has {n} that match)" : "";
+        if (list.SortedInPlace)
+            proven += " (sorted in place by an unstable sort: tied constructors come out in an order neither reflection nor the sort promises)";
         ImmutableDictionary<string, string?> properties = ImmutableDictionary<string, string?>.Empty;
         if (FixTypes(list, predicate, position) is { } types)
             properties = properties.Add(ParameterTypesKey, types);

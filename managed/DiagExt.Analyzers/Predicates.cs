@@ -26,6 +26,24 @@ internal static class Predicates
         return names.Contains("GetParameters") && LengthConstants(predicate) is { Count: > 0 } constants && constants.All(k => k == 0) && !names.Contains("ParameterType");
     }
 
+    /// <summary>
+    /// The attribute a marker test asks about (c.IsDefined(typeof(A)), c.GetCustomAttribute&lt;A&gt;() != null), when the
+    /// code names it: a marker matches one constructor only if one wears it, which the source of a named type shows.
+    /// </summary>
+    public static INamedTypeSymbol? MarkerAttribute(IOperation predicate)
+    {
+        foreach (IInvocationOperation call in predicate.DescendantsAndSelf().OfType<IInvocationOperation>())
+        {
+            if (!OrderDependentPick.AttributeQueries.Contains(call.TargetMethod.Name))
+                continue;
+            if (call.TargetMethod.TypeArguments.Length == 1 && call.TargetMethod.TypeArguments[0] is INamedTypeSymbol generic)
+                return generic;
+            if (call.Arguments.Select(a => a.Value).OfType<ITypeOfOperation>().FirstOrDefault()?.TypeOperand is INamedTypeSymbol named)
+                return named;
+        }
+        return null;
+    }
+
     /// <summary>The parameter count a predicate asks for ("GetParameters().Length == 5"), when that is all it tests.</summary>
     public static int? Arity(IOperation predicate)
     {

@@ -20,6 +20,14 @@ public static class HazardousSelectors
     public static ConstructorInfo Greediest(Type type) =>
         type.GetConstructors().OrderByDescending(c => c.GetParameters().Length).First();
 
+    /// <summary>The greediest, sorted in place: Array.Sort is unstable, so tied constructors come out in no promised order at all.</summary>
+    public static ConstructorInfo GreediestSortedInPlace(Type type)
+    {
+        ConstructorInfo[] constructors = type.GetConstructors();
+        Array.Sort(constructors, (a, b) => b.GetParameters().Length.CompareTo(a.GetParameters().Length));
+        return constructors[0];
+    }
+
     /// <summary>The seed's CheckCtorOrder shape, on a list kept in a field of a closure.</summary>
     public static ConstructorInfo? FirstPublicLast(Type type)
     {

@@ -35,6 +35,14 @@ public static class SafeSelectors
     /// <summary>Sorts by a key no two constructors share: declaration (metadata token) order, the same on every runtime.</summary>
     public static ConstructorInfo DeclarationOrder(Type type) => type.GetConstructors().OrderBy(c => c.MetadataToken).First();
 
+    /// <summary>Declaration order, sorted in place: a comparison of metadata tokens never ties, so the sort's instability cannot show.</summary>
+    public static ConstructorInfo DeclarationOrderSortedInPlace(Type type)
+    {
+        ConstructorInfo[] constructors = type.GetConstructors();
+        Array.Sort(constructors, (a, b) => a.MetadataToken.CompareTo(b.MetadataToken));
+        return constructors[0];
+    }
+
     /// <summary>Visits every constructor: no position is privileged.</summary>
     public static int CountWithParameters(Type type)
     {

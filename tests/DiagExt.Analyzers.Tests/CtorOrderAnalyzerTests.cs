@@ -132,6 +132,73 @@ public class CtorOrderAnalyzerTests
         """, Verify.Diagnostic(0, "foreach (ConstructorInfo c in type.GetConstructors().OrderByDescending(c => c..."),
             Verify.Diagnostic(1, "foreach (ConstructorInfo candidate in constructors.OrderByDescending(c => c.G..."));
 
+    private const string Unstable = " (sorted in place by an unstable sort: tied constructors come out in an order neither reflection nor the sort promises)";
+
+    /// <summary>Issue 41, category 2: Array.Sort and List.Sort sort in place and are unstable; a sort by MetadataToken cannot tie.</summary>
+    [Test]
+    public Task In_place_sorts_that_can_tie_are_reported_and_say_they_are_unstable() => Verify.Analyzer(Usings + """
+        public sealed class Two { public Two(int x) { } public Two(string s) { } }
+        static class C
+        {
+            static ConstructorInfo ByArity(Type type)
+            {
+                ConstructorInfo[] constructors = type.GetConstructors();
+                Array.Sort(constructors, (a, b) => b.GetParameters().Length.CompareTo(a.GetParameters().Length));
+                return {|#0:constructors[0]|};
+            }
+            static ConstructorInfo ListByArity()
+            {
+                List<ConstructorInfo> constructors = typeof(Two).GetConstructors().ToList();
+                constructors.Sort((a, b) => a.GetParameters().Length - b.GetParameters().Length);
+                return {|#1:constructors[0]|};
+            }
+            static ConstructorInfo ByToken(Type type)
+            {
+                ConstructorInfo[] constructors = type.GetConstructors();
+                Array.Sort(constructors, (a, b) => a.MetadataToken.CompareTo(b.MetadataToken));
+                return constructors[0];
+            }
+        }
+        """, Verify.Diagnostic(0, "constructors[0]", Unstable), Verify.Diagnostic(1, "constructors[0]", " (Two has 2 that match)" + Unstable));
+
+    /// <summary>Issue 41, category 4: types with one constructor, known from the code though not by typeof(T) of a closed type.</summary>
+    [Test]
+    public Task Types_with_one_constructor_are_known_through_GetType_MakeGenericType_and_delegates() => Verify.Analyzer(Usings + """
+        public sealed class One { public One(int x) { } }
+        public sealed class Two { public Two(int x) { } public Two(string s) { } }
+        public class Open { public Open(int x) { } }
+        public sealed class Box<T> { public Box(T value) { } }
+        public sealed class Pair<T> { public Pair(T a) { } public Pair(T a, T b) { } }
+        static class C
+        {
+            static ConstructorInfo Anonymous() => new { A = 1, B = "b" }.GetType().GetConstructors()[0];
+            static ConstructorInfo SealedOne(One one) => one.GetType().GetConstructors()[0];
+            static ConstructorInfo SealedTwo(Two two) => {|#0:two.GetType().GetConstructors()[0]|};
+            static ConstructorInfo NotSealed(Open open) => {|#1:open.GetType().GetConstructors()[0]|};
+            static ConstructorInfo Struct(DateTimeOffset d) => {|#2:d.GetType().GetConstructors()[0]|};
+            static ConstructorInfo BoxOf(Type t) => typeof(Box<>).MakeGenericType(t).GetConstructors()[0];
+            static ConstructorInfo PairOf(Type t) => {|#3:typeof(Pair<>).MakeGenericType(t).GetConstructors()[0]|};
+            static ConstructorInfo Delegate() => typeof(Func<int, string>).GetConstructors()[0];
+        }
+        """, Verify.Diagnostic(0, "two.GetType().GetConstructors()[0]", " (Two has 2 that match)"),
+            Verify.Diagnostic(1, "open.GetType().GetConstructors()[0]"),
+            Verify.Diagnostic(2, "d.GetType().GetConstructors()[0]", " (System.DateTimeOffset has 9 that match)"),
+            Verify.Diagnostic(3, "typeof(Pair<>).MakeGenericType(t).GetConstructors()[0]", " (Pair<T> has 2 that match)"));
+
+    /// <summary>Issue 41, category 3: a marker attribute picks one constructor only when one wears it; the source of a named type shows how many do.</summary>
+    [Test]
+    public Task A_marker_two_constructors_wear_is_reported() => Verify.Analyzer(Usings + """
+        [AttributeUsage(AttributeTargets.Constructor)] public sealed class UseAttribute : Attribute { }
+        public sealed class Once { [Use] public Once(int x) { } public Once(string s) { } }
+        public sealed class Twice { [Use] public Twice(int x) { } [Use] public Twice(string s) { } }
+        static class C
+        {
+            static ConstructorInfo OfOnce() => typeof(Once).GetConstructors().First(c => c.IsDefined(typeof(UseAttribute), false));
+            static ConstructorInfo OfTwice() => {|#0:typeof(Twice).GetConstructors().FirstOrDefault(c => c.GetCustomAttribute<UseAttribute>() != null)|};
+            static ConstructorInfo Unknown(Type type) => type.GetConstructors().First(c => c.IsDefined(typeof(UseAttribute), false));
+        }
+        """, Verify.Diagnostic(0, "typeof(Twice).GetConstructors().FirstOrDefault(c => c.GetCustomAttribute<UseA...", " (Twice has 2 that match)"));
+
     /// <summary>
     /// The severity is the user's: an ".editorconfig" beside the code (dotnet_diagnostic.DXC0001.severity = error / none),
     /// parsed by the compiler as in a build. "error" is checked by EditorConfigBuildTests with the SDK's compiler instead:

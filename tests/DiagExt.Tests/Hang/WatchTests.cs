@@ -87,6 +87,7 @@ public class WatchTests
     [Test]
     public void Ctrl_c_ends_watch_with_130_and_leaves_the_process_running()
     {
+        InterruptSignal.AssumeDeliverable();
         using SampleProcess sample = SampleProcess.StartAndWaitReady(SampleBuilder.Build("Hangs"), ["contended"], TimeSpan.FromMinutes(2), detached: true);
         string folder = DumpFolder("ctrl-c");
         var info = new ProcessStartInfo(Diagext.Executable) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };

@@ -18,6 +18,8 @@ public class StuckAnalysisSignalTests
     [TestCase("INT", 130)]
     public void A_signal_ends_an_analysis_that_cannot_be_cancelled(string signal, int exitCode)
     {
+        if (signal == "INT")
+            InterruptSignal.AssumeDeliverable();
         string fifo = Path.Combine(Repo.WorkDirectory, "hostile", $"never-written-{signal}.core");
         Directory.CreateDirectory(Path.GetDirectoryName(fifo)!);
         File.Delete(fifo);

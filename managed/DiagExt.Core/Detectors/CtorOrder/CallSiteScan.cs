@@ -8,6 +8,12 @@ public sealed record CallSiteScan(IReadOnlyList<CallSite> Sites, IReadOnlyList<s
 {
     public static CallSiteScan Empty { get; } = new([], [], 0, 0);
 
+    /// <summary>The types of the picks not reported because the code names a type with at most one matching constructor, one entry per pick.</summary>
+    public IReadOnlyList<string> LeftByCount { get; init; } = [];
+
     public CallSiteScan Add(CallSiteScan other) =>
-        new([.. Sites, .. other.Sites], [.. Problems, .. other.Problems], Assemblies + other.Assemblies, MethodsAnalysed + other.MethodsAnalysed, Suppressed + other.Suppressed);
+        new([.. Sites, .. other.Sites], [.. Problems, .. other.Problems], Assemblies + other.Assemblies, MethodsAnalysed + other.MethodsAnalysed, Suppressed + other.Suppressed)
+        {
+            LeftByCount = [.. LeftByCount, .. other.LeftByCount],
+        };
 }

@@ -82,7 +82,7 @@ public static class CallSiteScanner
         {
             problems.Add($"{image.DisplayName}: metadata unreadable: {OneLine(e.Message)}");
         }
-        return new CallSiteScan(sites, problems, 1, results.Count, suppressed);
+        return new CallSiteScan(sites, problems, 1, results.Count, suppressed) { LeftByCount = results.Values.SelectMany(r => r.LeftByCount).ToList() };
     }
 
     /// <summary>Methods with a body that call one of the tokens, or take constructors, in metadata order.</summary>

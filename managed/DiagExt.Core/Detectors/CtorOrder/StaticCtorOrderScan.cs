@@ -15,6 +15,9 @@ namespace DiagExt.Core.Detectors.CtorOrder;
 /// </summary>
 public static class StaticCtorOrderScan
 {
+    /// <summary>Types named in the note of picks left alone by their constructor count: a framework scan leaves hundreds.</summary>
+    private const int MaxTypesNamed = 5;
+
     /// <summary>A baseline file to read reviewed sites from, and/or one to write every site found to.</summary>
     public sealed record BaselineOptions(string? Read, string? Write);
 
@@ -59,6 +62,13 @@ public static class StaticCtorOrderScan
             notes.Add($"{problems.Count} unreadable: {Names(problems)}");
         if (scan.Suppressed > 0)
             notes.Add($"{scan.Suppressed} pick(s) marked reviewed in the code ([UnconditionalSuppressMessage(\"{SuppressionAttributes.Category}\", \"{SuppressionAttributes.CheckId}\")] or SuppressMessage) not reported");
+        if (scan.LeftByCount.Count > 0)
+        {
+            // Said so a reader sees why a pick they know of is missing: the count, not a blind spot.
+            var types = scan.LeftByCount.Distinct().ToList();
+            notes.Add($"{scan.LeftByCount.Count} pick(s) not reported because the type the code names has one matching constructor: " +
+                string.Join(", ", types.Take(MaxTypesNamed)) + (types.Count > MaxTypesNamed ? $" and {types.Count - MaxTypesNamed} more" : ""));
+        }
         if (reviewed is not null)
             notes.Add($"{known} site(s) listed in the baseline {baseline.Read} not reported");
         if (baseline.Write is not null)

@@ -31,7 +31,11 @@ internal sealed partial class CtorFlowAnalysis
             args[0] = Local(state, self.Index);
 
         if (kind == KnownCallKind.Sort && args.Length > 0 && args[0] is CtorList sorted)
-            return Replace(state.WithStack(rest), sorted.Site, sorted with { Order = new SortKey("Sort", true), Chain = sorted.Chain + ".Sort()" });
+        {
+            // Array.Sort(list, comparison) / list.Sort(comparison): a comparison reading MetadataToken cannot tie.
+            bool unique = args.Length > 1 && args[^1] is MethodValue comparison && _lambdas.KeyIsUnique(comparison.Method);
+            return Replace(state.WithStack(rest), sorted.Site, sorted with { Order = new SortKey(SortKey.InPlace, !unique), Chain = sorted.Chain + ".Sort()" });
+        }
 
         if (kind == KnownCallKind.MoveNext && args.Length == 1 && args[0] is CtorEnumerator { Moves: int moves } moving)
         {

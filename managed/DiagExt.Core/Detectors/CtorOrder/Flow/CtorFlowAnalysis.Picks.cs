@@ -129,6 +129,8 @@ internal sealed partial class CtorFlowAnalysis
     /// </summary>
     private CtorPick? Judge(int offset, FlowState state, CtorList list, string pick, FlowValue? predicate)
     {
+        if (state.RangeOf(list.Site).AtMostOne && _appliedTo.GetValueOrDefault(list.Site) is { Name: { } single, Count: <= 1 })
+            _leftByCount.TryAdd(offset, single);
         if (state.RangeOf(list.Site).AtMostOne || !list.OrderMatters)
             return null;
         if (predicate is MethodValue lambda && _lambdas.SelectsAtMostOne(lambda.Method))
@@ -139,8 +141,11 @@ internal sealed partial class CtorFlowAnalysis
         // A predicate that asks only for a parameter count ("GetParameters().Length == 5") on a type the code names: count that arity.
         if ((predicate as MethodValue ?? list.Filter) is { } filtering && _lambdas.Arity(filtering.Method) is int arity && !handle.IsNil
             && _counter.Count(handle, flags, arity) is <= 1)
+        {
+            _leftByCount.TryAdd(offset, $"{name} ({arity} parameters)");
             return null;
-        string pattern = list.Chain + pick + (list.Order is { CanTie: true } ? " (sort key can tie: equal keys keep reflection's order)" : "");
+        }
+        string pattern = list.Chain + pick + (list.Order is { CanTie: true } order ? $" ({order.TieText})" : "");
         // Proven: the code names the type and it has several matching constructors, so which one comes first is reflection's choice.
         bool proven = count > 1 && list.Order is null && predicate is null && list.Filter is null;
         return new CtorPick(_method, Math.Max(list.Site, -1), offset, pattern, name, handle, list.Order is not null, proven ? count : null, proven ? null : UnknownBecause(list.Site))

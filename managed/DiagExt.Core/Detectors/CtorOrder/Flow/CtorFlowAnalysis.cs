@@ -29,6 +29,9 @@ internal sealed partial class CtorFlowAnalysis
     private readonly bool _seedSequences;
     private readonly Dictionary<int, MethodDefinitionHandle> _cachedLambdas;
     private readonly Dictionary<int, (string? Name, EntityHandle Handle, int? Count, int Flags)> _appliedTo = [];
+
+    /// <summary>Picks left alone because the type the code names has at most one matching constructor: pick offset -> that type.</summary>
+    private readonly Dictionary<int, string> _leftByCount = [];
     private readonly FlowState?[] _in;
     private readonly ConstructorCounter _counter;
     private readonly List<(int From, int To)> _backEdges = [];
@@ -78,7 +81,7 @@ internal sealed partial class CtorFlowAnalysis
     {
         var analysis = new CtorFlowAnalysis(services, method, body, code, seedSequences: false);
         analysis.RunToFixpoint();
-        return new FlowResult(analysis.CollectPicks(), analysis.HandedBack());
+        return new FlowResult(analysis.CollectPicks(), analysis.HandedBack(), analysis._leftByCount.OrderBy(l => l.Key).Select(l => l.Value).ToList());
     }
 
     /// <summary>Summary mode: the argument a helper picks from by position when given a sequence there, or null.</summary>

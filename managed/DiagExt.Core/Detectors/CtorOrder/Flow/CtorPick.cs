@@ -23,5 +23,8 @@ internal sealed record CtorPick(
     public int ListSite { get; init; }
 }
 
-/// <summary>What analysing one method gives: its picks, and the constructor list it hands back, if any.</summary>
-internal sealed record FlowResult(IReadOnlyList<CtorPick> Picks, MethodSummaries.ReturnedList? HandsBack);
+/// <summary>
+/// What analysing one method gives: its picks, the constructor list it hands back, if any, and the types of the picks
+/// left alone because the type the code names has at most one matching constructor (said in the scan's note).
+/// </summary>
+internal sealed record FlowResult(IReadOnlyList<CtorPick> Picks, MethodSummaries.ReturnedList? HandsBack, IReadOnlyList<string> LeftByCount);

@@ -167,6 +167,14 @@ internal sealed record CtorList(int Site, bool IsIndexable, SortKey? Order, stri
 /// <summary>How a constructor list was sorted, and whether two constructors can have equal keys (a tie keeps reflection's order).</summary>
 internal sealed record SortKey(string How, bool CanTie)
 {
+    /// <summary>Array.Sort / List.Sort: unstable, so a tie is not even kept in reflection's order.</summary>
+    public const string InPlace = "Sort";
+
+    /// <summary>What a tie does to the order, for the finding's pattern.</summary>
+    public string TieText => How == InPlace
+        ? "unstable sort whose key can tie: tied constructors come out in an order neither reflection nor the sort promises"
+        : "sort key can tie: equal keys keep reflection's order";
+
     public static SortKey? Either(SortKey? a, SortKey? b) => a is null ? b : b is null ? a : a.CanTie ? a : b;
 }
 
