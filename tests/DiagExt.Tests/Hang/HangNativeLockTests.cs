@@ -9,8 +9,8 @@ namespace DiagExt.Tests.Hang;
 /// one deadlock naming both locks and both threads by the OS TIDs the sample printed; glibc's loader lock is named, with
 /// its owner; a real library's own mutex (SQLite's connection mutex, mode sqlite) closes a cycle the same way; a lone
 /// waiter on a sleeping holder is no finding. The expectations are in samples/NativeLocks/GROUND-TRUTH.md, written from
-/// glibc's and SQLite's code before diagext was run on the sample. nativemutex is dumped twice, the others once. dlopenchain: a constructor that sleeps under the loader lock is a chain
-of the threads calling dlopen behind it.
+/// glibc's and SQLite's code before diagext was run on the sample; a constructor that sleeps under the loader lock
+/// (dlopenchain) is a chain of the threads calling dlopen behind it. nativemutex is dumped twice, the others once.
 /// </summary>
 [TestFixture]
 [Category(TestKind.Dump)]

@@ -40,11 +40,11 @@ public class NativeLockReaderTests
         BinaryPrimitives.WriteUInt64LittleEndian(rtld.AsSpan(0xa00), 1);
         WriteMutex(rtld, 0xa08, kind: 1, lockWord: 2, owner: 4242);
         WriteMutex(rtld, 0xa08 + PthreadMutex.Size, kind: 1, lockWord: 0, owner: 0);
-        Assert.That(GlibcLoaderLock.LoadLockOffset(rtld), Is.EqualTo(0xa08));
+        Assert.That(GlibcLoaderLock.FindLoadLockOffset(rtld), Is.EqualTo(0xa08));
 
         WriteMutex(rtld, 0xa08, kind: 1, lockWord: 2, owner: 0); // locked with no owner: not a mutex's state
-        Assert.That(GlibcLoaderLock.LoadLockOffset(rtld), Is.Null);
-        Assert.That(GlibcLoaderLock.LoadLockOffset(rtld.AsSpan(0, 0xa10)), Is.Null, "cut short: no room for both locks");
+        Assert.That(GlibcLoaderLock.FindLoadLockOffset(rtld), Is.Null);
+        Assert.That(GlibcLoaderLock.FindLoadLockOffset(rtld.AsSpan(0, 0xa10)), Is.Null, "cut short: no room for both locks");
     }
 
     private static void WriteMutex(byte[] bytes, int at, int kind, int lockWord, uint owner)

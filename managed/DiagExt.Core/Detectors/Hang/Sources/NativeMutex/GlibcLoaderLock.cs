@@ -47,11 +47,11 @@ internal sealed class GlibcLoaderLock
             return null;
         byte[] bytes = new byte[(int)Math.Min(rtld.Size, MaxSearchBytes)];
         int read = target.ReadMemory(rtld.Address, bytes);
-        return LoadLockOffset(bytes.AsSpan(0, read)) is int offset ? new GlibcLoaderLock(rtld.Address, offset, rtld.Module) : null;
+        return FindLoadLockOffset(bytes.AsSpan(0, read)) is int offset ? new GlibcLoaderLock(rtld.Address, offset, rtld.Module) : null;
     }
 
     /// <summary>The offset of _dl_load_lock in the bytes of _rtld_global: the first 8-aligned place where _dl_nns (1-16) is followed by two recursive mutexes.</summary>
-    internal static int? LoadLockOffset(ReadOnlySpan<byte> bytes)
+    internal static int? FindLoadLockOffset(ReadOnlySpan<byte> bytes)
     {
         for (int offset = 8; offset + 2 * PthreadMutex.Size <= bytes.Length; offset += 8)
         {
