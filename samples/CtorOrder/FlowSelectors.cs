@@ -136,6 +136,26 @@ public static class ProvenFlowSelectors
     /// <summary>decimal declares one constructor with five parameters.</summary>
     public static ConstructorInfo DecimalFromParts() => typeof(decimal).GetTypeInfo().DeclaredConstructors.First(c => c.GetParameters().Length == 5);
 
+    /// <summary>The same in a loop, both ways the compiler writes the test: decimal has one five-parameter constructor.</summary>
+    public static ConstructorInfo? DecimalFromPartsInLoop()
+    {
+        foreach (ConstructorInfo c in typeof(decimal).GetConstructors())
+            if (c.GetParameters().Length == 5)
+                return c;
+        return null;
+    }
+
+    public static ConstructorInfo? DecimalFromPartsSkipping()
+    {
+        foreach (ConstructorInfo c in typeof(decimal).GetConstructors())
+        {
+            if (c.GetParameters().Length != 5)
+                continue;
+            return c;
+        }
+        return null;
+    }
+
     /// <summary>A predicate whose helper tests one exact signature.</summary>
     public static ConstructorInfo? TakingString(Type type) => type.GetConstructors().FirstOrDefault(c => HasOneParameterOf(c, typeof(string)));
 

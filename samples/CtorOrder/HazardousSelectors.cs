@@ -163,6 +163,15 @@ public static class HazardousSelectors
     /// <summary>The same with a framework type (StringBuilder has six public constructors), counted in the runtime's assemblies.</summary>
     public static ConstructorInfo NamedFramework() => typeof(System.Text.StringBuilder).GetConstructors().First();
 
+    /// <summary>A loop asking for one parameter on a type with two one-parameter constructors: the arity does not settle it.</summary>
+    public static ConstructorInfo? NamedTwoOfArityInLoop()
+    {
+        foreach (ConstructorInfo c in typeof(TwoConstructors).GetConstructors())
+            if (c.GetParameters().Length == 1)
+                return c;
+        return null;
+    }
+
     public sealed class TwoConstructors
     {
         public TwoConstructors(int value) => Value = value;

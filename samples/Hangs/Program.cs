@@ -19,6 +19,8 @@
 //   late [S]     runs as contended, then after S seconds (default 8) two threads deadlock on two Monitor locks
 //   chaingc      the chain, beside two threads that allocate and force compacting collections without end
 //   contended    four threads take one lock in turn, its holder sometimes sleeping 3 ms inside: one dump shows a chain, nothing is stuck
+//   synccontext  two threads, each pumping a single-threaded SynchronizationContext, block in .Result on async methods whose continuations need that context
+//   synccontexthealthy  the same threads with ConfigureAwait(false) inside: nothing is deadlocked
 
 using Hangs;
 
@@ -40,6 +42,8 @@ Action? build = mode switch
     "healthy" => BusyHealthy.Run,
     "contended" => Contended.Run,
     "chaingc" => BlockedChain.RunWhileCollecting,
+    "synccontext" => ContextDeadlock.Run,
+    "synccontexthealthy" => ContextDeadlock.Healthy,
     "late" => () => LateDeadlock.Run(TimeSpan.FromSeconds(args.Length > 1 ? int.Parse(args[1]) : 8)),
     _ => null,
 };

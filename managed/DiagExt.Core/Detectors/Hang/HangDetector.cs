@@ -19,6 +19,7 @@ public sealed class HangDetector : IDetector
     public const string Starvation = "threadpool-starvation";
     public const string BlockedChain = "blocked-chain";
     public const string StuckChain = "stuck-chain";
+    public const string ContextDeadlock = "context-deadlock";
 
     /// <summary>Fewest threads waiting one behind the other for a chain to be reported: one waiter on a busy lock is normal.</summary>
     public const int MinChainWaiters = 2;
@@ -46,7 +47,9 @@ public sealed class HangDetector : IDetector
         "'blocked-chain', a note from one dump (busy contention looks the same), and 'stuck-chain', a hazard, when dumps of the process taken in turn " +
         "(a batch groups them) or a live look show nothing in it moved (same frames, objects and holders; registers, stack words and CPU unchanged). A wait on a task is followed through the async methods it awaits to the thread running it " +
         "(an edge, as a Join is), a timer (Task.Delay: not a hang), a SemaphoreSlim, or a promise; a thread blocked on a promise or a ManualResetEventSlim that no other thread's stack " +
-        "references is a 'blocked-chain' warning. Reported: each thread, what it holds and waits for and where, each lock with " +
+        "references is a 'blocked-chain' warning. A thread blocked on a task whose async method must resume on a SynchronizationContext only that " +
+        "thread runs (the captured continuation, or the one already posted into the context's queue) is 'context-deadlock'. " +
+        "Reported: each thread, what it holds and waits for and where, each lock with " +
         "the static field that holds it. On a live process the threads are sampled twice a second apart to say whether they moved.";
 
     public DetectorNeeds Needs => DetectorNeeds.ManagedRuntime;
@@ -58,7 +61,7 @@ public sealed class HangDetector : IDetector
     public FindingContract Contract { get; } = new(CommandName, typeof(HangFinding), HangJson.Default);
 
     /// <summary>Every question asked of the graph, in the order their findings are listed. Adding one: its file under Verdicts/, a line here.</summary>
-    internal static readonly IReadOnlyList<IHangVerdict> Verdicts = [new GraphVerdicts(), new AsyncDeadlocks(), new UnsignalledWaits(), new PoolStarvation()];
+    internal static readonly IReadOnlyList<IHangVerdict> Verdicts = [new GraphVerdicts(), new AsyncDeadlocks(), new UnsignalledWaits(), new PoolStarvation(), new ContextDeadlocks()];
 
     public IReadOnlyList<Finding> Analyze(AnalysisContext context)
     {

@@ -58,6 +58,46 @@ internal static class HangNames
     /// <summary>The TaskCompletionSource's task: .NET _task, Framework m_task.</summary>
     public static readonly string[] PromiseTask = ["_task", "m_task"];
 
+    // SynchronizationContext deadlocks (issue 40). An await that captured a context leaves on the awaited task a
+    // SynchronizationContextAwaitTaskContinuation (m_syncContext) or, for a non-default TaskScheduler, a
+    // TaskSchedulerAwaitTaskContinuation (m_scheduler); both keep the async method's MoveNext delegate in m_action
+    // (dotnet/runtime TaskContinuation.cs; the same names in referencesource). A thread's context is its Thread object's
+    // _synchronizationContext, reached through the [ThreadStatic] t_currentThread (.NET; Framework keeps it in the
+    // thread's ExecutionContext and has no such static: not read); the scheduler a thread runs is that of Task.t_currentTask.
+    public const string SyncContextContinuation = "System.Threading.Tasks.SynchronizationContextAwaitTaskContinuation";
+    public const string SchedulerContinuation = "System.Threading.Tasks.TaskSchedulerAwaitTaskContinuation";
+    public const string ContinuationContext = "m_syncContext";
+    public const string ContinuationScheduler = "m_scheduler";
+    public const string SynchronizationContext = "System.Threading.SynchronizationContext";
+    public const string CurrentThread = "t_currentThread";
+    public const string ThreadContext = "_synchronizationContext";
+    public const string CurrentTask = "t_currentTask";
+    public const string TaskScheduler = "m_taskScheduler";
+    public const string DelegateTarget = "_target";
+    public const string ContinuationList = "System.Collections.Generic.List<System.Object>";
+    public const string ListItems = "_items";
+    public const string ListSize = "_size";
+
+    /// <summary>
+    /// Contexts whose posts run on one thread only, by type name, with what that thread is. From their public sources:
+    /// dotnet/winforms, dotnet/wpf, microsoft/referencesource System.Web, StephenCleary/AsyncEx; only AsyncEx's is tested here.
+    /// </summary>
+    public static readonly IReadOnlyDictionary<string, string> SingleThreadContexts = new Dictionary<string, string>
+    {
+        ["System.Windows.Forms.WindowsFormsSynchronizationContext"] = "the WinForms UI thread's message loop",
+        ["System.Windows.Threading.DispatcherSynchronizationContext"] = "the WPF Dispatcher's thread",
+        ["System.Web.AspNetSynchronizationContext"] = "the ASP.NET (classic) request, one thread at a time",
+        ["System.Web.LegacyAspNetSynchronizationContext"] = "the ASP.NET (classic) request, one thread at a time",
+        ["Nito.AsyncEx.AsyncContext+AsyncContextSynchronizationContext"] = "Nito.AsyncEx's AsyncContext, run by the thread in AsyncContext.Run",
+    };
+
+    /// <summary>
+    /// xunit's contexts do not pin a continuation to one thread: AsyncTestSyncContext forwards posts to the context it
+    /// wraps (or the pool), MaxConcurrencySyncContext runs them on its own worker threads (xunit 2: Xunit.Sdk, xunit v3:
+    /// Xunit.v3). A wait under them is not reported: where AsyncTestSyncContext wraps a single-thread context, this misses it.
+    /// </summary>
+    public static readonly IReadOnlySet<string> ForwardingContexts = new HashSet<string> { "Xunit.Sdk.AsyncTestSyncContext", "Xunit.Sdk.MaxConcurrencySyncContext", "Xunit.v3.MaxConcurrencySyncContext" };
+
     // ManualResetEventSlim (both families): m_combinedState = set bit 31, spin count bits 19-29, waiters bits 0-18.
     public const string ResetEventState = "m_combinedState";
 

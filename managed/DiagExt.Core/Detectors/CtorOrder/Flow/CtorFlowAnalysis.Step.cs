@@ -41,6 +41,7 @@ internal sealed partial class CtorFlowAnalysis
                 // "Length == 0" holds on the zero edge, a parameter type test on the true edge: there the element is unique.
                 (CtorElement? tested, bool uniqueWhenTrue) = value switch
                 {
+                    ArityTestValue arity when OneOfArity(arity) => (arity.Element, arity.Equal),
                     ParameterCountValue count => (count.Element, false),
                     SignatureTestValue signature => (signature.Element, true),
                     AttributeTestValue attribute => (attribute.Element, attribute.Present),
@@ -98,6 +99,15 @@ internal sealed partial class CtorFlowAnalysis
             {
                 // "if (p[0].ParameterType != typeof(X)) continue;" compiled as a reference comparison (no op_Equality before netstandard2.0).
                 FlowState unique = MarkUnique(state.WithStack(rest), p.Element);
+                yield return (IndexAt(ins.IntOperand), branchOp == CompareOp.Eq ? unique : state.WithStack(rest));
+                if (next < _code.Length)
+                    yield return (next, branchOp == CompareOp.Ne ? unique : state.WithStack(rest));
+                yield break;
+            }
+            if (branchOp is CompareOp.Eq or CompareOp.Ne && ArityOf(left, right) is { } arity && OneOfArity(new ArityTestValue(arity.Element, arity.Arity, true)))
+            {
+                // "if (c.GetParameters().Length != 5) continue;" on a type with one five-parameter constructor.
+                FlowState unique = MarkUnique(state.WithStack(rest), arity.Element);
                 yield return (IndexAt(ins.IntOperand), branchOp == CompareOp.Eq ? unique : state.WithStack(rest));
                 if (next < _code.Length)
                     yield return (next, branchOp == CompareOp.Ne ? unique : state.WithStack(rest));
@@ -218,7 +228,7 @@ internal sealed partial class CtorFlowAnalysis
         if (IsConversion(op))
         {
             FlowValue v = Peek(stack, 0);
-            return state.WithStack(Push(Pop(stack, 1), v is IntValue or LengthValue ? v : FlowValue.Unknown));
+            return state.WithStack(Push(Pop(stack, 1), v is IntValue or LengthValue or ParameterCountValue ? v : FlowValue.Unknown));
         }
         (int pop, int push) = IlOpcodeInfo.StackEffect(op);
         FlowValue[] result = Pop(stack, pop);
@@ -280,6 +290,10 @@ internal sealed partial class CtorFlowAnalysis
                 return k.Value == 0 ? c.Negated : k.Value == 1 ? c : FlowValue.Unknown;
             if (TypedParameter(left, right) is { } p)
                 return new SignatureTestValue(p.Element);
+            if (ArityOf(left, right) is { } arity)
+                return new ArityTestValue(arity.Element, arity.Arity, Equal: true);
+            if (left is ArityTestValue negatedArity && right is IntValue { Value: 0 })
+                return negatedArity with { Equal = !negatedArity.Equal };
             return Compare(left, right, CompareOp.Eq) ?? FlowValue.Unknown;
         }
         CompareOp cmp = op is ILOpCode.Cgt or ILOpCode.Cgt_un ? CompareOp.Gt : CompareOp.Lt;
@@ -302,6 +316,19 @@ internal sealed partial class CtorFlowAnalysis
     /// <summary>The state on an edge where the list's length is <paramref name="range"/>; null if that edge cannot be taken.</summary>
     private static FlowState? Narrow(FlowState state, int site, LengthRange range, FlowValue[] stack) =>
         range.IsEmpty ? null : state.WithRange(site, range, stack);
+
+    /// <summary>"c.GetParameters().Length" compared with a constant, either way round.</summary>
+    private static (CtorElement Element, int Arity)? ArityOf(FlowValue left, FlowValue right) => (left, right) switch
+    {
+        (ParameterCountValue c, IntValue k) => (c.Element, k.Value),
+        (IntValue k, ParameterCountValue c) => (c.Element, k.Value),
+        _ => null,
+    };
+
+    /// <summary>Whether the type the element's list was asked of is named and has at most one constructor of that arity.</summary>
+    private bool OneOfArity(ArityTestValue test) =>
+        _appliedTo.GetValueOrDefault(test.Element.List.Site) is { Handle: { IsNil: false } handle, Flags: var flags }
+        && _counter.Count(handle, flags, test.Arity) is <= 1;
 
     /// <summary>The side of a comparison that is a loop element's parameter type, if one is.</summary>
     private static ParameterOfValue? TypedParameter(FlowValue left, FlowValue right) =>

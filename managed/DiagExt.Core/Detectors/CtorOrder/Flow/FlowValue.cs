@@ -243,6 +243,12 @@ internal sealed record SignatureTestValue(CtorElement Element) : FlowValue;
 /// <summary>The parameter count of a loop's element: c.GetParameters().Length.</summary>
 internal sealed record ParameterCountValue(CtorElement Element) : FlowValue;
 
+/// <summary>
+/// The boolean "c.GetParameters().Length == Arity" on a loop's element (<see cref="Equal"/> false: "!="): where the type
+/// the code names has one constructor of that arity, the element is unique on the edge where it holds.
+/// </summary>
+internal sealed record ArityTestValue(CtorElement Element, int Arity, bool Equal) : FlowValue;
+
 /// <summary>c.GetParameters() of a loop's element.</summary>
 internal sealed record ParametersValue(CtorElement Element) : FlowValue;
 

@@ -21,6 +21,12 @@ internal enum WaitEnd
     /// <summary>Completed already, queued, or something hang does not follow (Task.Yield, a ValueTask source, a WhenAll promise).</summary>
     Other,
 
+    /// <summary>
+    /// An async method of the chain resumes only on a SynchronizationContext (or TaskScheduler) that one thread runs:
+    /// <see cref="ObjectWait.Blocker"/> is that thread, the waiter itself when it waits on its own context (<see cref="ObjectWait.Context"/>).
+    /// </summary>
+    Context,
+
     /// <summary>The chain loops or is longer than <see cref="WaitFollower.MaxSteps"/>: hostile or corrupt data.</summary>
     Cut,
 }
@@ -34,6 +40,9 @@ internal enum WaitEnd
 /// </summary>
 internal sealed record ObjectWait(ulong Waited, string WaitedName, IReadOnlyList<string> Steps, WaitEnd End, ulong EndObject, string EndText, uint? Blocker)
 {
+    /// <summary>What ties the chain to a context, for <see cref="WaitEnd.Context"/>.</summary>
+    public ContextWait? Context { get; init; }
+
     /// <summary>"task of async FetchAsync 0x7f.. (suspended at await 0), Task&lt;String&gt; 0x7f.. is a promise ..." for evidence lines.</summary>
     public string Describe() =>
         $"{WaitedName} 0x{Waited:x}" + (Steps.Count > 0 ? $" ({string.Join(" -> ", Steps)})" : "") + $", {EndText}";

@@ -28,6 +28,10 @@ internal static class HangAdvice
         "Do not block on a task (.Wait(), .Result, GetResult()) or Join a thread while holding a lock the task's code or that thread needs: " +
         "await instead of blocking, release the lock before waiting, or take the lock in the awaited code only; a Wait with a timeout turns the hang into an error you can log.";
 
+    public const string ContextDeadlock =
+        "Do not block on async code on a thread that runs a SynchronizationContext (a UI thread, AsyncContext.Run, a classic ASP.NET request): await all the way up; " +
+        "where a library must block, make its awaits ConfigureAwait(false) so their continuations do not need the blocked thread, or run the async work with Task.Run and block outside the context.";
+
     public const string Unsignalled =
         "A thread blocked on a task or event that no running code references waits for a completion that may never come: await it with a timeout or a CancellationToken " +
         "(Task.WaitAsync(TimeSpan), Wait(TimeSpan)), and make sure every path that creates a TaskCompletionSource or ManualResetEventSlim ends in SetResult/SetException/Set.";
