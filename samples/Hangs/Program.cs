@@ -21,6 +21,12 @@
 //   contended    four threads take one lock in turn, its holder sometimes sleeping 3 ms inside: one dump shows a chain, nothing is stuck
 //   synccontext  two threads, each pumping a single-threaded SynchronizationContext, block in .Result on async methods whose continuations need that context
 //   synccontexthealthy  the same threads with ConfigureAwait(false) inside: nothing is deadlocked
+//   finalizer    the finalizer thread blocked in a Finalize on a Monitor a thread holds while it waits on an event nobody sets; 5,000 objects queued behind it
+//   finalizerslow  a finalizer that sleeps 50 ms per object: busy, not blocked, 4,000 objects queued
+//   eventsource  the runtime's EventSource: a listener's EventSourceCreated handler waits holding EventListenersLock; dropped EventSources block the finalizer on it
+//   remote       threads and requests waiting on two loopback servers that accept and never answer: sync Socket.Receive and
+//                HttpClient .Result with no timeout, pure async requests, one HttpClient with a 100 s timeout
+//   remotehealthy  a healthy client under load: a loopback server that answers at once, threads looping on requests
 
 using Hangs;
 
@@ -41,9 +47,14 @@ Action? build = mode switch
     "chain" => BlockedChain.Run,
     "healthy" => BusyHealthy.Run,
     "contended" => Contended.Run,
+    "finalizer" => BlockedFinalizer.Run,
+    "finalizerslow" => SlowFinalizer.Run,
+    "eventsource" => ListenerBlocksFinalizer.Run,
     "chaingc" => BlockedChain.RunWhileCollecting,
     "synccontext" => ContextDeadlock.Run,
     "synccontexthealthy" => ContextDeadlock.Healthy,
+    "remote" => RemoteWaits.Run,
+    "remotehealthy" => RemoteWaits.Healthy,
     "late" => () => LateDeadlock.Run(TimeSpan.FromSeconds(args.Length > 1 ? int.Parse(args[1]) : 8)),
     _ => null,
 };

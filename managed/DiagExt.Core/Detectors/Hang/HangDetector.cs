@@ -19,7 +19,9 @@ public sealed class HangDetector : IDetector
     public const string Starvation = "threadpool-starvation";
     public const string BlockedChain = "blocked-chain";
     public const string StuckChain = "stuck-chain";
+    public const string RemoteWait = "remote-wait";
     public const string ContextDeadlock = "context-deadlock";
+    public const string BlockedFinalizer = "blocked-finalizer";
 
     /// <summary>Fewest threads waiting one behind the other for a chain to be reported: one waiter on a busy lock is normal.</summary>
     public const int MinChainWaiters = 2;
@@ -49,8 +51,10 @@ public sealed class HangDetector : IDetector
         "(an edge, as a Join is), a timer (Task.Delay: not a hang), a SemaphoreSlim, or a promise; a thread blocked on a promise or a ManualResetEventSlim that no other thread's stack " +
         "references is a 'blocked-chain' warning. A thread blocked on a task whose async method must resume on a SynchronizationContext only that " +
         "thread runs (the captured continuation, or the one already posted into the context's queue) is 'context-deadlock'. " +
+        "Threads in a sync socket call (Socket.Receive/Send/Connect, NetworkStream.Read/Write), threads blocked on a task whose async chain ends at a pending socket operation, and pending socket operations no thread waits for are 'remote-wait', one per remote endpoint with the client library and the timeout it set: none is a hazard, a value a note. " +
         "Reported: each thread, what it holds and waits for and where, each lock with " +
-        "the static field that holds it. On a live process the threads are sampled twice a second apart to say whether they moved.";
+        "the static field that holds it. On a live process the threads are sampled twice a second apart to say whether they moved. " +
+        "A finalizer thread blocked in a Finalize is 'blocked-finalizer', with what it waits behind and the objects queued for finalization (count, top types).";
 
     public DetectorNeeds Needs => DetectorNeeds.ManagedRuntime;
 
@@ -61,7 +65,7 @@ public sealed class HangDetector : IDetector
     public FindingContract Contract { get; } = new(CommandName, typeof(HangFinding), HangJson.Default);
 
     /// <summary>Every question asked of the graph, in the order their findings are listed. Adding one: its file under Verdicts/, a line here.</summary>
-    internal static readonly IReadOnlyList<IHangVerdict> Verdicts = [new GraphVerdicts(), new AsyncDeadlocks(), new UnsignalledWaits(), new PoolStarvation(), new ContextDeadlocks()];
+    internal static readonly IReadOnlyList<IHangVerdict> Verdicts = [new GraphVerdicts(), new AsyncDeadlocks(), new UnsignalledWaits(), new PoolStarvation(), new ContextDeadlocks(), new BlockedFinalizer(), new RemoteWaits()];
 
     public IReadOnlyList<Finding> Analyze(AnalysisContext context)
     {

@@ -115,4 +115,54 @@ internal static class HangNames
     public const string SegmentNext = "_nextSegment";
     public const string SlotItem = "Item";
     public const string WorkerStart = "System.Threading.PortableThreadPool+WorkerThread";
+
+    // Remote waits (issue 40 part 3; .NET 10.0.12 dumps and dotnet/runtime's System.Net.Sockets, System.Net.Primitives,
+    // System.Net.Http). A socket's peer: Socket._remoteEndPoint (set once connected; _rightEndPoint is the endpoint it
+    // was asked to reach); an IPEndPoint's _address and _port; an IPAddress's _numbers (eight 16-bit groups, IPv6) or,
+    // when that is null, _addressOrScopeId (IPv4, the first octet in the lowest byte); a DnsEndPoint's host and port.
+    public const string Socket = "System.Net.Sockets.Socket";
+    public const string SocketRemote = "_remoteEndPoint";
+    public const string SocketRight = "_rightEndPoint";
+    public const string SocketListening = "_isListening";
+    public const string SocketHandle = "_handle";
+    public const string IPEndPoint = "System.Net.IPEndPoint";
+    public const string DnsEndPoint = "System.Net.DnsEndPoint";
+    public const string EndPointAddress = "_address";
+    public const string EndPointPort = "_port";
+    public const string AddressNumbers = "_numbers";
+    public const string AddressV4 = "_addressOrScopeId";
+    public static readonly string[] DnsHost = ["<Host>k__BackingField", "_host"];
+    public static readonly string[] DnsPort = ["<Port>k__BackingField", "_port"];
+    /// <summary>SafeSocketHandle on Unix caches SO_RCVTIMEO/SO_SNDTIMEO in ms, -1 for none (Socket.ReceiveTimeout 0 stores -1); Windows keeps them in the kernel only.</summary>
+    public const string HandleReceiveTimeout = "_receiveTimeout";
+    public const string HandleSendTimeout = "_sendTimeout";
+    /// <summary>The IValueTaskSource behind Socket.ReceiveAsync/SendAsync(Memory) and NetworkStream.ReadAsync: one per socket and direction, taken out of the socket while an operation runs.</summary>
+    public const string SocketOperation = "System.Net.Sockets.Socket+AwaitableSocketAsyncEventArgs";
+    public const string OperationOwner = "_owner";
+    /// <summary>SocketAsyncEventArgs+OperationState: 0 free, 1 in progress.</summary>
+    public const string OperationState = "_operating";
+    /// <summary>SocketAsyncOperation of the last operation started: 2 Connect, 4 Receive, 7 Send.</summary>
+    public const string OperationKind = "_completedOperation";
+    public const string OperationCore = "_mrvtsc";
+    public const string CoreContinuation = "_continuation";
+    public const string CoreState = "_continuationState";
+    public const string CoreCompleted = "_completed";
+    /// <summary>A ValueTask awaiter's value ("_value") and the task or IValueTaskSource it wraps ("_obj").</summary>
+    public const string ValueTaskValue = "_value";
+    public const string ValueTaskObject = "_obj";
+    public const string StateMachineThis = "<>4__this";
+    /// <summary>An async ValueTask method's pooled box (PoolingAsyncValueTaskMethodBuilder, as Npgsql uses): no task; its ManualResetValueTaskSourceCore holds the awaiting continuation.</summary>
+    public const string PooledSource = "_valueTaskSource";
+    // The timeouts clients keep: HttpClient._timeout (Timeout.InfiniteTimeSpan: none); Npgsql 10.0.3's read buffer,
+    // whose Timeout setter (from Timeout while opening, CommandTimeout after) stores it in its resettable
+    // CancellationTokenSource (Npgsql.Internal.NpgsqlReadBuffer.<Cts>k__BackingField.<Timeout>k__BackingField,
+    // InfiniteTimeSpan or zero: none) and in the socket's receive timeout.
+    public const string HttpClient = "System.Net.Http.HttpClient";
+    public const string HttpClientTimeout = "_timeout";
+    public const string TimeSpanTicks = "_ticks";
+    public const string NpgsqlReadBuffer = "Npgsql.Internal.NpgsqlReadBuffer";
+    public const string NpgsqlReadCts = "<Cts>k__BackingField";
+    public const string NpgsqlCtsTimeout = "<Timeout>k__BackingField";
+    // The finalizer thread: the method of the object it finalizes (every finalizer compiles to an override of Finalize).
+    public const string FinalizeMethod = "Finalize";
 }

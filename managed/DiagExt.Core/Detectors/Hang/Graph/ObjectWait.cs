@@ -18,6 +18,9 @@ internal enum WaitEnd
     /// <summary>A SemaphoreSlim.WaitAsync node: a Release completes it; the semaphore has no owner.</summary>
     Semaphore,
 
+    /// <summary>A pending socket receive or send (<see cref="RemoteAwait"/>): only the remote peer, or a timeout, ends it. EndObject is the operation.</summary>
+    Remote,
+
     /// <summary>Completed already, queued, or something hang does not follow (Task.Yield, a ValueTask source, a WhenAll promise).</summary>
     Other,
 

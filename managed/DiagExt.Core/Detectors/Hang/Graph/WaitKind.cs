@@ -35,4 +35,7 @@ public enum WaitKind
 
     /// <summary>pthread_mutex_lock in native code (Linux): its owner's TID is in the mutex.</summary>
     NativeMutex,
+
+    /// <summary>A sync socket receive, send or connect (Socket.Receive, NetworkStream.Read, ...): only the remote peer ends it.</summary>
+    Socket,
 }

@@ -39,4 +39,8 @@ internal static class HangAdvice
     public const string BlockedChain =
         "The chain ends in a thread that is not waiting for a lock: see what it does (its stack below); a lock held across slow work (I/O, sleeping, a blocking call) stalls every thread behind it. " +
         "Hold locks for short, CPU-only sections.";
+
+    public const string BlockedFinalizer =
+        "A finalizer must never wait: do not take locks, wait on events or tasks, or make blocking calls in Finalize (or in a Dispose(false) it calls); " +
+        "release what must be released without synchronisation (a SafeHandle does it for you), and call Dispose so objects are not left to the finalizer at all.";
 }

@@ -42,8 +42,36 @@ public sealed record HangFinding : Finding, IHasRing
     /// </summary>
     public bool TimeSettles { get; init; }
 
+    /// <summary>For blocked-finalizer: the finalizer thread and the objects queued behind it.</summary>
+    public HangFinalizer? Finalizer { get; init; }
+
+    /// <summary>The remote endpoint a remote-wait finding's threads and requests wait on, with the client and its timeout.</summary>
+    public HangRemote? Remote { get; init; }
+
     /// <summary>On a live process: whether the blocked threads moved between two samples ("still blocked after 1.0 s, no CPU used").</summary>
     public string? Progress { get; init; }
+}
+
+/// <summary>A remote endpoint that does not answer (remote-wait): who waits on it and with what timeout.</summary>
+public sealed record HangRemote
+{
+    /// <summary>"127.0.0.1:5432", "[2001:db8::1]:443" or "db.example:5432" (an IPv4-mapped IPv6 address is written as IPv4).</summary>
+    public required string Endpoint { get; init; }
+
+    /// <summary>The clients waiting, most waits first: the library their frames or async methods name ("Npgsql", "HttpClient"), "Socket" for code using the socket itself ("HttpClient, Socket").</summary>
+    public required string Library { get; init; }
+
+    /// <summary>Threads blocked on it: in a sync socket call, or in .Result/.Wait() on a task whose async chain ends at its pending operation.</summary>
+    public required int Threads { get; init; }
+
+    /// <summary>Async socket operations pending on it that no blocked thread waits for (requests of a pure async service).</summary>
+    public required int Requests { get; init; }
+
+    /// <summary>"none", "value", "os" or "unknown": the timeout its waits have, the worst of them.</summary>
+    public required string Timeout { get; init; }
+
+    /// <summary>The timeout in seconds when every wait has one (the longest).</summary>
+    public double? TimeoutSeconds { get; init; }
 }
 
 /// <summary>One lock of a finding.</summary>

@@ -26,6 +26,9 @@ internal sealed class Waitables
 
     public IEnumerable<ClrObject> Semaphores => _objects().Where(o => o.Type?.Name == HangNames.SemaphoreSlim);
 
+    /// <summary>The async socket operations (<see cref="SocketOperation"/>), pending or not.</summary>
+    public IEnumerable<ClrObject> SocketOperations => _objects().Where(o => SocketOperation.Wants(o.Type?.Name));
+
     /// <summary>The semaphore whose async waiter list holds <paramref name="node"/>; only semaphores with async waiters are read.</summary>
     public SemaphoreState? SemaphoreOfNode(ulong node) => _semaphoreOfNode.Value.GetValueOrDefault(node);
 

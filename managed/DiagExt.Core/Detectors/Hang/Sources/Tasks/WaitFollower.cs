@@ -79,6 +79,12 @@ internal sealed class WaitFollower(Target target, ThreadIndex threads, Waitables
                 string at = $"suspended at await {method.State?.ToString() ?? "?"}";
                 steps.Add(n == 0 ? at : $"{name} 0x{task.Address:x} {at}");
                 ClrObject next = AwaitedTask.Of(task);
+                if (next.IsNull && RemoteAwait.Of(task) is { } behind) // a ValueTask: over a task, or a pending socket operation
+                {
+                    if (behind.Operation is { } operation)
+                        return End(WaitEnd.Remote, operation.Args.Address, operation.Describe());
+                    next = behind.Next;
+                }
                 if (next.IsNull)
                     return End(WaitEnd.Other, task.Address, "suspended on something other than a task (Task.Yield, a ValueTask source): not followed");
                 task = next;
