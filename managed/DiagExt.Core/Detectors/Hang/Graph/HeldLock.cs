@@ -21,13 +21,19 @@ internal sealed record LockState(ulong Address, string TypeName, LockKindName Ki
 
     /// <summary>Extra facts worth printing: "recursion 2", "count 0 of 1, 2 waiting".</summary>
     public string? Detail { get; init; }
+
+    /// <summary>A name the lock has by what it is, not by a static field ("the loader lock (glibc _dl_load_lock)"); null for most.</summary>
+    public string? Name { get; init; }
 }
 
-/// <summary>The lock families hang reads; "monitor", "lock", "rwlock", "semaphore" in JSON.</summary>
+/// <summary>The lock families hang reads; "monitor", "lock", "rwlock", "semaphore", "native-mutex" in JSON.</summary>
 public enum LockKindName
 {
     Monitor,
     Lock,
     RwLock,
     Semaphore,
+
+    /// <summary>A pthread mutex waited for in native code (Linux).</summary>
+    NativeMutex,
 }

@@ -3,10 +3,23 @@ using Microsoft.Diagnostics.Runtime;
 
 namespace DiagExt.Core.Detectors.Hang;
 
-/// <summary>One blocked thread: where it waits (<see cref="Site"/>) and on what, when its wait's stack range shows it.</summary>
+/// <summary>
+/// One blocked thread: where it waits (<see cref="Site"/>) and on what, when its wait's stack range shows it. A wait in
+/// native code (a pthread mutex) has no managed wait frame and no object: <see cref="NativeLock"/> is the lock's
+/// address and <see cref="NativeFrame"/> the native function it waits in.
+/// </summary>
 internal sealed record ThreadWait(TargetThread Thread, WaitFrames.Site Site, ClrObject Target)
 {
-    public ManagedFrame WaitFrame => Thread.Frames[Site.WaitFrame];
+    /// <summary>The address of the native lock waited for (a pthread mutex); 0 for a managed wait.</summary>
+    public ulong NativeLock { get; init; }
+
+    /// <summary>The native function the wait is in ("libc.so.6!pthread_mutex_lock"), as a frame without a managed method.</summary>
+    public ManagedFrame? NativeFrame { get; init; }
+
+    public ManagedFrame WaitFrame => NativeFrame ?? Thread.Frames[Site.WaitFrame];
+
+    /// <summary>The address of the lock or object waited for; 0 when the wait's object was not found.</summary>
+    public ulong WaitedAddress => NativeLock != 0 ? NativeLock : Target.IsNull ? 0 : Target.Address;
 
     public ManagedFrame? UserFrame => Site.UserFrame >= 0 ? Thread.Frames[Site.UserFrame] : null;
 
@@ -23,5 +36,5 @@ internal sealed record ThreadWait(TargetThread Thread, WaitFrames.Site Site, Clr
         }
     }
 
-    public bool IsLockWait => Site.Kind is WaitKind.MonitorEnter or WaitKind.LockEnter or WaitKind.ReadLock or WaitKind.UpgradeableLock or WaitKind.WriteLock;
+    public bool IsLockWait => Site.Kind is WaitKind.MonitorEnter or WaitKind.LockEnter or WaitKind.ReadLock or WaitKind.UpgradeableLock or WaitKind.WriteLock or WaitKind.NativeMutex;
 }

@@ -29,7 +29,7 @@ internal sealed class WaitGraph
     public ThreadWait? WaitOf(uint thread) => _waits.GetValueOrDefault(thread);
 
     public LockState? LockWaitedBy(uint thread) =>
-        _waits.TryGetValue(thread, out ThreadWait? wait) && wait.IsLockWait && !wait.Target.IsNull ? _locks.GetValueOrDefault(wait.Target.Address) : null;
+        _waits.TryGetValue(thread, out ThreadWait? wait) && wait.IsLockWait && wait.WaitedAddress != 0 ? _locks.GetValueOrDefault(wait.WaitedAddress) : null;
 
     /// <summary>The threads that must release before <paramref name="thread"/> can take the lock it waits for.</summary>
     public IReadOnlyList<uint> Blockers(uint thread)

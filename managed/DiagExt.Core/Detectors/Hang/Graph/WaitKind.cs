@@ -33,6 +33,9 @@ public enum WaitKind
 
     Sleep,
 
+    /// <summary>pthread_mutex_lock in native code (Linux): its owner's TID is in the mutex.</summary>
+    NativeMutex,
+
     /// <summary>A sync socket receive, send or connect (Socket.Receive, NetworkStream.Read, ...): only the remote peer ends it.</summary>
     Socket,
 }

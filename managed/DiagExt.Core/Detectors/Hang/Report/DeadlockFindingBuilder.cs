@@ -92,7 +92,7 @@ internal static class DeadlockFindingBuilder
                       (bystanders.Count > 0 ? $" {bystanders.Count} more thread{(bystanders.Count == 1 ? " waits" : "s wait")} on the cycle's locks (bystanders, listed apart)." : ""),
             Threads = refs,
             Evidence = evidence,
-            Advice = rw ? HangAdvice.RwLockDeadlock : lockOnly ? HangAdvice.Deadlock : HangAdvice.TaskDeadlock,
+            Advice = locks.Any(l => l.Name == GlibcLoaderLock.LoadLockName) ? HangAdvice.LoaderLockDeadlock : rw ? HangAdvice.RwLockDeadlock : lockOnly ? HangAdvice.Deadlock : HangAdvice.TaskDeadlock,
             Locks = locks.Select(names.Describe).ToList(),
             Cycle = steps,
         };
@@ -117,6 +117,7 @@ internal static class DeadlockFindingBuilder
         LockKindName.Monitor => "Monitor",
         LockKindName.Lock => "System.Threading.Lock",
         LockKindName.RwLock => "ReaderWriterLockSlim",
+        LockKindName.NativeMutex => "pthread mutex",
         _ => "SemaphoreSlim",
     };
 }

@@ -11,6 +11,11 @@ internal static class HangAdvice
         "Do not wait for another lock while holding a ReaderWriterLockSlim read lock, and do not take the upgradeable lock while holding a lock its readers wait for: " +
         "take the locks in one global order, or release the read lock first; TryEnterWriteLock with a timeout turns the hang into an error you can log.";
 
+    public const string LoaderLockDeadlock =
+        "Code that runs under glibc's loader lock (a library constructor, __attribute__((constructor)) or a C++ static initialiser, run by dlopen) must not wait for " +
+        "another thread: every dlopen, dlclose and first P/Invoke into a library (the runtime resolves it with dlopen) waits for that lock. Move the work out of the " +
+        "constructor into an explicit init call, or do not hold what the constructor waits for while loading libraries.";
+
     public const string AsyncDeadlock =
         "Acquire the semaphores in one global order in every async method (here they await them in opposite orders), or hold one at a time; " +
         "WaitAsync with a timeout (or a CancellationToken) turns the hang into an error you can log.";

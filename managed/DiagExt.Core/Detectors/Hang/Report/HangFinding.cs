@@ -83,7 +83,7 @@ public sealed record HangLock
     /// <summary>The object's type: System.Object for a plain lock object, System.Threading.Lock, ReaderWriterLockSlim, SemaphoreSlim.</summary>
     public required string Type { get; init; }
 
-    /// <summary>"monitor", "lock", "rwlock" or "semaphore".</summary>
+    /// <summary>"monitor", "lock", "rwlock", "semaphore" or "native-mutex".</summary>
     public required string Kind { get; init; }
 
     /// <summary>The static field (or one field further) that holds it: "Hangs.MonitorDeadlock.AccountLock".</summary>

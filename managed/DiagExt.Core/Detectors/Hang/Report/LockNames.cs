@@ -10,6 +10,8 @@ internal sealed class LockNames(IReadOnlyDictionary<ulong, string> paths)
 
     public string Name(LockState state)
     {
+        if (state.Name is { } own)
+            return own;
         if (paths.TryGetValue(state.Address, out string? path))
         {
             int dot = path.LastIndexOf('.');
@@ -23,6 +25,7 @@ internal sealed class LockNames(IReadOnlyDictionary<ulong, string> paths)
         LockKindName.Monitor => "monitor",
         LockKindName.Lock => "lock",
         LockKindName.RwLock => "rwlock",
+        LockKindName.NativeMutex => "native-mutex",
         _ => "semaphore",
     };
 

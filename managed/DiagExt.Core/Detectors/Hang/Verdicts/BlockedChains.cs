@@ -60,13 +60,18 @@ internal static class BlockedChains
         }
         ThreadWait? endWait = graph.WaitOf(end.OsThreadId);
         string doing = endWait is null ? "is not waiting (it runs, or waits in native code)" : $"waits in {endWait.WaitFrame.ShortName}, which has no owner to follow";
+        // A lock named by what it is (glibc's loader lock) says where it lies and what its owner runs: worth a line.
+        foreach (LockState named in locks.Where(l => l.Name is not null && l.Detail is not null))
+            evidence.Add(Markup.Line().Text($"{names.Name(named)} ").Object(named.Address).Text($": {named.TypeName}, {named.Detail}"));
         evidence.Add(Markup.Line().Text("the chain ends at thread ").Thread(end.OsThreadId).Text($", which {doing}"));
         refs.Insert(0, ThreadRefs.For(end, $"holds what the chain waits for and {doing}", endWait));
         return new HangFinding
         {
             Kind = HangDetector.BlockedChain,
             Title = $"{waiters.Count} threads blocked behind thread 0x{end.OsThreadId:x}",
-            Summary = $"{waiters.Count} threads wait, one behind the other, for {(locks.Count > 0 ? "locks" : "threads")} that end at thread {ThreadRefs.Name(end)}, which {doing}. " +
+            Summary = (locks is [{ Name: { } lockName }] && waiters.All(w => graph.Blockers(w).Contains(end.OsThreadId))
+                          ? $"{waiters.Count} threads wait for {lockName}, held by thread {ThreadRefs.Name(end)}, which {doing}. "
+                          : $"{waiters.Count} threads wait, one behind the other, for {(locks.Count > 0 ? "locks" : "threads")} that end at thread {ThreadRefs.Name(end)}, which {doing}. ") +
                       $"One dump cannot tell this from busy contention: {SettleWith}.",
             Level = FindingSeverity.Information,
             TimeSettles = true,
