@@ -14,6 +14,12 @@ public sealed record ThreadCpuTime(TimeSpan User, TimeSpan Kernel, TimeSpan? Rec
 
     public TimeSpan Total => User + Kernel;
 
+    /// <summary>Whether the thread was watched over a recent window (live targets where /proc was readable).</summary>
+    public bool Watched => Recent is not null && RecentWindow is not null;
+
+    /// <summary>Whether the thread moved while watched: it used CPU, or its system call changed.</summary>
+    public bool MovedWhileWatched => Recent > TimeSpan.Zero || SameSyscallThroughout == false;
+
     /// <summary>Share of one core used during the recent window, 0..1+; null when not measured.</summary>
     public double? RecentShare => Recent is { } r && RecentWindow is { } w && w > TimeSpan.Zero ? r / w : null;
 }

@@ -16,11 +16,11 @@ internal static class LiveProgress
         if (target.Kind != TargetKind.LiveProcess || finding.Threads.Count == 0)
             return finding;
         var threads = finding.Threads.Select(t => (Ref: t, Cpu: target.FindThread(t.OsThreadId)?.Cpu)).ToList();
-        if (threads.Any(t => t.Cpu?.Recent is null || t.Cpu.RecentWindow is null))
+        if (threads.Any(t => t.Cpu is not { Watched: true }))
             return finding; // not measured (not Linux, /proc unreadable): say nothing rather than guess
         TimeSpan window = threads.Max(t => t.Cpu!.RecentWindow!.Value);
         string seconds = window.TotalSeconds.ToString("0.0", CultureInfo.InvariantCulture);
-        var moved = threads.Where(t => t.Cpu!.Recent > TimeSpan.Zero || t.Cpu.SameSyscallThroughout == false).ToList();
+        var moved = threads.Where(t => t.Cpu!.MovedWhileWatched).ToList();
         string progress;
         if (moved.Count == 0)
         {

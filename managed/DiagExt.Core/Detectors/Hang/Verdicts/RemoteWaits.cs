@@ -67,7 +67,7 @@ internal sealed class RemoteWaits : IHangVerdict
     /// A live look watched the threads for a second: one that used CPU or changed its system call got an answer (or
     /// sent the next request), so the server answers; a dump has no such proof and reports what it sees.
     /// </summary>
-    private static bool Moved(TargetThread thread) => thread.Cpu is { } cpu && (cpu.Recent > TimeSpan.Zero || cpu.SameSyscallThroughout == false);
+    private static bool Moved(TargetThread thread) => thread.Cpu is { MovedWhileWatched: true };
 
     private static HangFinding? Build(IGrouping<string, Waiter> group, HangScene scene)
     {
@@ -130,7 +130,7 @@ internal sealed class RemoteWaits : IHangVerdict
         // One dump cannot tell a dead server from requests in flight to a busy one (a healthy client under load looks the
         // same), so there a wait that no timeout ends is a note saying what settles it (issue 42's rule); a live look
         // that watched every waiting thread stand still, or a dump series in which nothing moved, makes it the hazard.
-        bool watched = scene.Target.Kind == TargetKind.LiveProcess && threads.Count > 0 && threads.All(w => w.Thread!.Cpu?.Recent is not null);
+        bool watched = scene.Target.Kind == TargetKind.LiveProcess && threads.Count > 0 && threads.All(w => w.Thread!.Cpu is { Watched: true });
         bool unbounded = worst.Kind is RemoteTimeout.Kinds.None or RemoteTimeout.Kinds.Unknown;
         string level = worst.Kind switch
         {
