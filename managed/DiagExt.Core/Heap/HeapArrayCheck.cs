@@ -15,7 +15,7 @@ public static class HeapArrayCheck
         ClrSegment? segment = heap.GetSegmentByAddress(array);
         if (segment is null)
             return $"points at {(Address)array}, outside the GC heap";
-        ClrType? type = heap.GetObjectType(array);
+        ClrType? type = ObjectTypes.Of(heap, array);
         if (type is null || (expectedMethodTable != 0 ? type.MethodTable != expectedMethodTable : type.Name != expectedName))
             return $"points at {(Address)array}, {(type?.Name is { } name ? $"a {name}" : "no object")}, not a {expectedName}";
         ulong bytes = 2UL * (ulong)heap.Runtime.DataTarget.DataReader.PointerSize + (ulong)Math.Max(0, length) * (ulong)elementSize;

@@ -1,3 +1,4 @@
+using DiagExt.Core.Heap;
 using Microsoft.Diagnostics.Runtime;
 
 namespace DiagExt.Core.Targets;
@@ -150,7 +151,7 @@ public sealed class LiveObjects
         ClrType? type;
         try
         {
-            type = _heap.GetObjectType(address);
+            type = ObjectTypes.Of(_heap, address);
         }
         catch (Exception e) when (CorruptType.Is(e))
         {

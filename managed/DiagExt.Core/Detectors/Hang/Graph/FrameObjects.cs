@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using DiagExt.Core.Heap;
 using DiagExt.Core.Targets;
 using DiagExt.Core.Targets.Stacks;
 using Microsoft.Diagnostics.Runtime;
@@ -45,7 +46,7 @@ internal static class FrameObjects
             ulong word = size == 8 ? BinaryPrimitives.ReadUInt64LittleEndian(buffer.AsSpan(offset)) : BinaryPrimitives.ReadUInt32LittleEndian(buffer.AsSpan(offset));
             if (!MayBeObject(heap, word, size) || !seen.Add(word))
                 continue;
-            ClrType? type = SafeType(heap, word);
+            ClrType? type = ObjectTypes.Of(heap, word);
             if (type is not null && wanted(type))
                 found.Add(heap.GetObject(word, type));
         }
@@ -79,7 +80,7 @@ internal static class FrameObjects
             ulong value = word.Value;
             if (!MayBeObject(heap, value, size) || !seen.Add(value))
                 continue;
-            if (SafeType(heap, value) is not { } type || !wanted(type))
+            if (ObjectTypes.Of(heap, value) is not { } type || !wanted(type))
                 continue;
             StackHold hold = thread.HoldsThrough(value, last);
             if (hold.Counts)
@@ -97,16 +98,4 @@ internal static class FrameObjects
     /// <summary>A stack word that can be an object's address: not null, pointer-aligned, inside a heap segment.</summary>
     public static bool MayBeObject(ClrHeap heap, ulong word, int pointerSize) =>
         word != 0 && (word & (ulong)(pointerSize - 1)) == 0 && heap.GetSegmentByAddress(word) is not null;
-
-    private static ClrType? SafeType(ClrHeap heap, ulong address)
-    {
-        try
-        {
-            return heap.GetObjectType(address);
-        }
-        catch (Exception e) when (e is InvalidOperationException or ArgumentException or IOException or OverflowException)
-        {
-            return null;
-        }
-    }
 }

@@ -1,3 +1,4 @@
+using DiagExt.Core.Heap;
 using DiagExt.Core.Targets;
 using Microsoft.Diagnostics.Runtime;
 
@@ -56,7 +57,7 @@ internal static class ContextQueue
     /// <summary>Generic arguments left out: the queue's element types make the path unreadable and say nothing more.</summary>
     private static string Short(ClrHeap heap, ulong address)
     {
-        string name = TypeNames.Short(heap.GetObjectType(address)?.Name ?? "?");
+        string name = TypeNames.Short(ObjectTypes.Of(heap, address)?.Name ?? "?");
         int open = name.IndexOf('<');
         return open > 0 ? name[..open] + (name.EndsWith("[]", StringComparison.Ordinal) ? "<..>[]" : "<..>") : name;
     }

@@ -1,3 +1,4 @@
+using DiagExt.Core.Heap;
 using DiagExt.Core.Targets;
 using Microsoft.Diagnostics.Runtime;
 
@@ -54,7 +55,7 @@ internal sealed class ContextWaits : IWaitSource
         foreach (ulong context in owners.ContextsFrom(waiter))
         {
             IReadOnlyList<TargetThread> running = owners.Running(context, scheduler: false);
-            string type = heap.GetObjectType(context)?.Name ?? "?";
+            string type = ObjectTypes.Of(heap, context)?.Name ?? "?";
             if (running.Count != 1 || HangNames.ForwardingContexts.Contains(type))
                 continue;
             if (ContextQueue.PathTo(heap, context, box) is { } path)

@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using DiagExt.Core.Heap;
 using DiagExt.Core.Targets;
 using Microsoft.Diagnostics.Runtime;
 
@@ -57,7 +58,7 @@ internal sealed record FinalizerQueue(long Ready, int Read, IReadOnlyList<(strin
                 {
                     ulong obj = size == 8 ? BinaryPrimitives.ReadUInt64LittleEndian(buffer.AsSpan(i)) : BinaryPrimitives.ReadUInt32LittleEndian(buffer.AsSpan(i));
                     read++;
-                    string type = obj == 0 ? "(empty slot)" : heap.GetObjectType(obj)?.Name ?? "(unreadable type)";
+                    string type = obj == 0 ? "(empty slot)" : ObjectTypes.Of(heap, obj)?.Name ?? "(unreadable type)";
                     counts[type] = counts.GetValueOrDefault(type) + 1;
                 }
                 if (got < want)
