@@ -1,3 +1,4 @@
+using DiagExt.Core.Heap;
 using DiagExt.Core.Targets;
 using DiagExt.Core.Targets.Stacks;
 using Microsoft.Diagnostics.Runtime;
@@ -47,9 +48,9 @@ internal static class SignalReferences
     {
         try
         {
-            ClrObject obj = heap.GetObject(address);
-            if (!obj.IsValid || obj.Type is not { ContainsPointers: true })
+            if (ObjectTypes.Of(heap, address) is not { ContainsPointers: true } type)
                 return null;
+            ClrObject obj = heap.GetObject(address, type);
             foreach (ClrObject reference in obj.EnumerateReferences(carefully: true, considerDependantHandles: false).Take(MaxReferencesPerObject))
                 if (signals.Contains(reference.Address))
                     return reference.Address;

@@ -67,9 +67,9 @@ internal static class ContextQueue
         List<ClrObject> found;
         try
         {
-            ClrObject obj = heap.GetObject(address);
-            if (!obj.IsValid || obj.Type is not { ContainsPointers: true })
+            if (ObjectTypes.Of(heap, address) is not { ContainsPointers: true } type)
                 return [];
+            ClrObject obj = heap.GetObject(address, type);
             found = obj.EnumerateReferences(carefully: true, considerDependantHandles: false).Take(MaxReferencesPerObject).ToList();
         }
         catch (Exception e) when (e is InvalidOperationException or ArgumentException or IOException or OverflowException)
