@@ -27,6 +27,7 @@
 //   remote       threads and requests waiting on two loopback servers that accept and never answer: sync Socket.Receive and
 //                HttpClient .Result with no timeout, pure async requests, one HttpClient with a 100 s timeout
 //   remotehealthy  a healthy client under load: a loopback server that answers at once, threads looping on requests
+//   criticalsection  (Windows, Wine) a thread holding a Win32 critical section waits on a Monitor whose holder is in EnterCriticalSection on it
 
 using Hangs;
 
@@ -55,6 +56,7 @@ Action? build = mode switch
     "synccontexthealthy" => ContextDeadlock.Healthy,
     "remote" => RemoteWaits.Run,
     "remotehealthy" => RemoteWaits.Healthy,
+    "criticalsection" => CriticalSectionDeadlock.Run,
     "late" => () => LateDeadlock.Run(TimeSpan.FromSeconds(args.Length > 1 ? int.Parse(args[1]) : 8)),
     _ => null,
 };

@@ -1,3 +1,4 @@
+using DiagExt.Core.Targets;
 using Microsoft.Diagnostics.Runtime;
 
 namespace DiagExt.Core.Heap;

@@ -1,4 +1,3 @@
-using DiagExt.Core.Heap;
 using Microsoft.Diagnostics.Runtime;
 
 namespace DiagExt.Core.Targets;

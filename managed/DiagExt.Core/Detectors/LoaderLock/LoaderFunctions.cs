@@ -1,4 +1,5 @@
 using DiagExt.Core.Native.Stacks;
+using DiagExt.Core.Native.Windows;
 
 namespace DiagExt.Core.Detectors.LoaderLock;
 
@@ -45,19 +46,6 @@ internal static class LoaderFunctions
     /// <summary>SwitchToThread is NtYieldExecution: a thread that calls it in a loop burns CPU without progress.</summary>
     private static readonly HashSet<string> Yields = new(StringComparer.Ordinal) { "NtYieldExecution", "ZwYieldExecution", "SwitchToThread" };
 
-    /// <summary>System calls a thread sits in while it waits (the frame on top of a blocked thread).</summary>
-    private static readonly HashSet<string> WaitCalls = new(StringComparer.Ordinal)
-    {
-        "NtWaitForSingleObject", "NtWaitForMultipleObjects", "NtWaitForMultipleObjects32", "NtWaitForAlertByThreadId",
-        "NtWaitForKeyedEvent", "NtDelayExecution", "NtSignalAndWaitForSingleObject", "NtRemoveIoCompletion",
-        "NtRemoveIoCompletionEx", "NtReplyWaitReceivePort", "NtReplyWaitReceivePortEx", "NtAlpcSendWaitReceivePort",
-        "NtWaitForWorkViaWorkerFactory", "NtUserMsgWaitForMultipleObjectsEx", "NtUserGetMessage", "NtUserWaitMessage",
-        "ZwWaitForSingleObject", "ZwWaitForMultipleObjects", "ZwWaitForMultipleObjects32", "ZwWaitForAlertByThreadId",
-        "ZwWaitForKeyedEvent", "ZwDelayExecution", "ZwSignalAndWaitForSingleObject", "ZwRemoveIoCompletion",
-        "ZwRemoveIoCompletionEx", "ZwReplyWaitReceivePort", "ZwReplyWaitReceivePortEx", "ZwAlpcSendWaitReceivePort",
-        "ZwWaitForWorkViaWorkerFactory",
-    };
-
     /// <summary>The APIs a program calls to wait: the frame that says what the thread waits in.</summary>
     private static readonly HashSet<string> WaitApis = new(StringComparer.Ordinal)
     {
@@ -66,12 +54,6 @@ internal static class LoaderFunctions
         "EnterCriticalSection", "RtlEnterCriticalSection", "SleepConditionVariableCS", "SleepConditionVariableSRW",
         "AcquireSRWLockExclusive", "AcquireSRWLockShared", "RtlAcquireSRWLockExclusive", "RtlAcquireSRWLockShared",
         "WaitOnAddress", "RtlWaitOnAddress", "GetQueuedCompletionStatus", "GetQueuedCompletionStatusEx",
-    };
-
-    /// <summary>Entering a critical section: where a thread blocked on the lock itself waits (Windows 7 and older, Wine).</summary>
-    private static readonly HashSet<string> CriticalSectionEntries = new(StringComparer.Ordinal)
-    {
-        "RtlEnterCriticalSection", "EnterCriticalSection", "RtlpWaitForCriticalSection",
     };
 
     /// <summary>Modules of the OS loader and C runtime: their frames say what happens, not whose code it is.</summary>
@@ -86,11 +68,11 @@ internal static class LoaderFunctions
 
     public static bool IsYield(NativeFrame frame) => frame.Symbol.Function is { } f && Yields.Contains(f);
 
-    public static bool IsWaitCall(NativeFrame frame) => frame.Symbol.Function is { } f && WaitCalls.Contains(f);
+    public static bool IsWaitCall(NativeFrame frame) => WindowsWaitCalls.IsWaitCall(frame);
 
     public static bool IsWaitApi(NativeFrame frame) => frame.Symbol.Function is { } f && WaitApis.Contains(f);
 
-    public static bool IsCriticalSectionEntry(NativeFrame frame) => frame.Symbol.Function is { } f && CriticalSectionEntries.Contains(f);
+    public static bool IsCriticalSectionEntry(NativeFrame frame) => WindowsWaitCalls.IsCriticalSectionEntry(frame);
 
     /// <summary>Whether the frame is in a module of its own (the program's or a third party's), not the OS loader or CRT.</summary>
     public static bool IsUserCode(NativeFrame frame) => frame.Symbol.ModuleFileName is { } m && !SystemModules.Contains(m);

@@ -48,6 +48,19 @@ internal sealed class WindowsProcess
 
     public WindowsThread? FindThread(uint threadId) => Threads.FirstOrDefault(t => t.ThreadId == threadId);
 
+    /// <summary>The PEB, from the first thread whose TEB the dump holds; 0 when none does.</summary>
+    public ulong Peb()
+    {
+        foreach (WindowsThread thread in Threads)
+            if (thread.TebCaptured && Dump.TryReadPointer(thread.Teb + (ulong)Layout.TebPeb, Layout.PointerSize == 8, out ulong peb) && peb != 0)
+                return peb;
+        return 0;
+    }
+
+    /// <summary>PEB.LoaderLock: the loader lock's address; null when that PEB field is not in the dump.</summary>
+    public ulong? LoaderLockAddress(ulong peb) =>
+        peb != 0 && Dump.TryReadPointer(peb + (ulong)Layout.PebLoaderLock, Layout.PointerSize == 8, out ulong address) ? address : null;
+
     private static List<WindowsThread> ReadThreads(MinidumpFile dump, WindowsLayout layout, bool wow64)
     {
         var threads = new List<WindowsThread>(dump.Threads.Count);

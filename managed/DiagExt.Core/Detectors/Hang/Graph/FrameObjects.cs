@@ -1,5 +1,4 @@
 using System.Buffers.Binary;
-using DiagExt.Core.Heap;
 using DiagExt.Core.Targets;
 using DiagExt.Core.Targets.Stacks;
 using Microsoft.Diagnostics.Runtime;

@@ -34,6 +34,6 @@ public enum LockKindName
     RwLock,
     Semaphore,
 
-    /// <summary>A pthread mutex waited for in native code (Linux).</summary>
+    /// <summary>A lock waited for in native code: a pthread mutex (Linux) or a Win32 critical section (Windows).</summary>
     NativeMutex,
 }

@@ -8,7 +8,7 @@ namespace DiagExt.Core.Detectors.Hang;
 internal static class WaitGraphBuilder
 {
     /// <summary>Every source, in the order they run. Adding a source: its file under Sources/, a line here.</summary>
-    public static readonly IReadOnlyList<IWaitSource> Sources = [new ManagedWaits(), new SocketWaits(), new NativeMutexWaits(), new ObjectWaitChains(), new ContextWaits()];
+    public static readonly IReadOnlyList<IWaitSource> Sources = [new ManagedWaits(), new SocketWaits(), new NativeMutexWaits(), new CriticalSectionWaits(), new ObjectWaitChains(), new ContextWaits()];
 
     public static WaitGraph Build(HangScene scene)
     {

@@ -39,9 +39,9 @@ internal static class DeadlockFindingBuilder
             });
             MarkupBuilder line = Markup.Line().Text("thread ").Thread(os).Text(thread.ManagedThreadId is int m ? $" (managed {m})" : "");
             if (holds is not null)
-                line.Text($" holds {names.Name(holds)}{LockNames.Mode(holdMode!.Value)} ").Object(holds.Address).Text(",");
+                line.Text($" holds {names.Name(holds)}{LockNames.Mode(holdMode!.Value)} ").Lock(holds).Text(",");
             if (waitsFor is not null)
-                line.Text($" waits for {names.Name(waitsFor)}{Wanted(wait.Site.Kind)} ").Object(waitsFor.Address).Text(" held by thread ").Thread(next);
+                line.Text($" waits for {names.Name(waitsFor)}{Wanted(wait.Site.Kind)} ").Lock(waitsFor).Text(" held by thread ").Thread(next);
             else if (onObject is not null)
                 ObjectWaitLines.Append(line.Text(" "), onObject);
             line.Text($" (at {wait.WaitFrame.ShortName}{(wait.FirstUserCode is { } user ? $" <- {user.ShortName}" : "")})");
@@ -75,10 +75,10 @@ internal static class DeadlockFindingBuilder
         }
         foreach (LockState l in locks)
             if (l.Detail is not null || l.UnknownOwners.Count > 0)
-                evidence.Add(Markup.Line().Text($"{names.Name(l)} ").Object(l.Address).Text($": {TypeNames.Short(l.TypeName)}{(names.Path(l.Address) is { } path ? $" in {path}" : "")}, {names.Describe(l).Detail}"));
+                evidence.Add(Markup.Line().Text($"{names.Name(l)} ").Lock(l).Text($": {TypeNames.Short(l.TypeName)}{(names.Path(l.Address) is { } path ? $" in {path}" : "")}, {names.Describe(l).Detail}"));
 
         bool rw = locks.Any(l => l.Kind == LockKindName.RwLock);
-        string kinds = string.Join(", ", locks.Select(l => KindWord(l.Kind))
+        string kinds = string.Join(", ", locks.Select(KindWord)
             .Concat(cycle.Select(graph.ObjectWaitOf).OfType<ObjectWait>().Select(o => o.WaitedName == "Thread" ? "Thread.Join" : "a task wait")).Distinct());
         string chain = string.Join(" -> ", cycle.Select(t => $"0x{t:x}")) + $" -> 0x{cycle[0]:x}";
         bool lockOnly = cycle.All(t => graph.ObjectWaitOf(t) is null);
@@ -112,12 +112,12 @@ internal static class DeadlockFindingBuilder
         _ => "",
     };
 
-    private static string KindWord(LockKindName kind) => kind switch
+    private static string KindWord(LockState l) => l.Kind switch
     {
         LockKindName.Monitor => "Monitor",
         LockKindName.Lock => "System.Threading.Lock",
         LockKindName.RwLock => "ReaderWriterLockSlim",
-        LockKindName.NativeMutex => "pthread mutex",
+        LockKindName.NativeMutex => l.TypeName == CriticalSectionWaits.TypeName ? "critical section" : "pthread mutex",
         _ => "SemaphoreSlim",
     };
 }

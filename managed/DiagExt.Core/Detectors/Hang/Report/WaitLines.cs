@@ -19,7 +19,7 @@ internal static class WaitLines
         if (graph.LockWaitedBy(os) is { } l)
         {
             string holders = heldBy ? $" held by {string.Join(", ", graph.Blockers(os).Select(b => $"0x{b:x}"))}" : "";
-            line.Text($"waits for {names.Name(l)} ").Object(l.Address).Text(holders);
+            line.Text($"waits for {names.Name(l)} ").Lock(l).Text(holders);
             return ($"waits for {names.Name(l)} {(Address)l.Address}{holders}", l);
         }
         if (graph.ObjectWaitOf(os) is { } o)

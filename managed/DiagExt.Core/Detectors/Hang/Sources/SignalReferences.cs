@@ -1,4 +1,3 @@
-using DiagExt.Core.Heap;
 using DiagExt.Core.Targets;
 using DiagExt.Core.Targets.Stacks;
 using Microsoft.Diagnostics.Runtime;

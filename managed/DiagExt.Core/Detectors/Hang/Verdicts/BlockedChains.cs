@@ -62,7 +62,7 @@ internal static class BlockedChains
         string doing = endWait is null ? "is not waiting (it runs, or waits in native code)" : $"waits in {endWait.WaitFrame.ShortName}, which has no owner to follow";
         // A lock named by what it is (glibc's loader lock) says where it lies and what its owner runs: worth a line.
         foreach (LockState named in locks.Where(l => l.Name is not null && l.Detail is not null))
-            evidence.Add(Markup.Line().Text($"{names.Name(named)} ").Object(named.Address).Text($": {named.TypeName}, {named.Detail}"));
+            evidence.Add(Markup.Line().Text($"{names.Name(named)} ").Lock(named).Text($": {named.TypeName}, {named.Detail}"));
         evidence.Add(Markup.Line().Text("the chain ends at thread ").Thread(end.OsThreadId).Text($", which {doing}"));
         refs.Insert(0, ThreadRefs.For(end, $"holds what the chain waits for and {doing}", endWait));
         return new HangFinding

@@ -1,6 +1,6 @@
 using Microsoft.Diagnostics.Runtime;
 
-namespace DiagExt.Core.Heap;
+namespace DiagExt.Core.Targets;
 
 /// <summary>
 /// The type of what may be an object, asked of the DAC only when its MethodTable word looks like one. A word taken
