@@ -3,7 +3,8 @@ namespace DiagExt.Core.Analysis;
 /// <summary>
 /// A test-only hook: DIAGEXT_TEST_FAIL_DETECTOR=NAME makes that detector throw where it starts, so the suite can
 /// prove that one detector's failure leaves the rest of the report (in-process, through the isolation child, in a
-/// batch and in the WinDbg extension, which all pass the environment on). Not an option: users never need it.
+/// batch and in the WinDbg extension, which all pass the environment on); "hang/SOURCE" (hang/SocketWaits) fails one of
+/// hang's wait sources. Not an option: users never need it.
 /// DIAGEXT_TEST_STALL_DETECTOR=NAME makes it wait where it starts until cancelled: an analysis as long as a big
 /// dump's, for the test of Ctrl+Break in the debugger.
 /// </summary>

@@ -1,4 +1,5 @@
 using System.Text.Json;
+using DiagExt.Tests.Analysis;
 using DiagExt.Tests.Infrastructure;
 
 namespace DiagExt.Tests.Hang;
@@ -143,6 +144,24 @@ public class HangDeadlockTests
         Diagext.Result result = Diagext.Run("analyze", HangSample.Of("monitor2", 1).Path, "--json");
         Assert.That(result.ExitCode, Is.EqualTo(1), result.Stderr);
         Assert.That(result.Findings.Select(f => f.GetProperty("detector").GetString() + "/" + f.GetProperty("kind").GetString()), Is.EqualTo(new[] { "hang/deadlock" }));
+    }
+
+    /// <summary>One wait source that throws (corrupt data it trips on) costs its own waits, said in a note; the others' cycle stands.</summary>
+    [Test]
+    public void A_failing_wait_source_is_noted_and_the_cycle_still_found()
+    {
+        Environment.SetEnvironmentVariable(DetectorFailureTests.Hook, "hang/SocketWaits");
+        Diagext.Result result;
+        try
+        {
+            result = Diagext.Run("hang", HangSample.Of("monitor2", 1).Path);
+        }
+        finally
+        {
+            Environment.SetEnvironmentVariable(DetectorFailureTests.Hook, null);
+        }
+        Assert.That(result.ExitCode, Is.EqualTo(1), result.Stdout + result.Stderr);
+        Assert.That(result.Stdout, Does.Contain("[hang] Deadlock: 2 threads").And.Contain("SocketWaits failed (InvalidOperationException: failure forced by").And.Contain("its waits are not in the graph"));
     }
 }
 
