@@ -12,6 +12,19 @@ internal static class WaitFrames
     /// <summary>A recognised wait: its kind, the outermost frame of the wait (index) and the first frame outside the threading code (-1 if none).</summary>
     public sealed record Site(WaitKind Kind, int WaitFrame, int UserFrame);
 
+    /// <summary>
+    /// The site of a wait in native code (a pthread mutex, a critical section): no managed wait frame, and the user
+    /// frame is the innermost managed one (the P/Invoke), -1 for a thread with none.
+    /// </summary>
+    public static Site Native(TargetThread thread)
+    {
+        IReadOnlyList<ManagedFrame> frames = thread.Frames;
+        for (int i = 0; i < frames.Count; i++)
+            if (frames[i].MethodName is not null)
+                return new Site(WaitKind.NativeMutex, 0, i);
+        return new Site(WaitKind.NativeMutex, 0, -1);
+    }
+
     private static readonly Dictionary<(string Type, string Method), WaitKind> Methods = Build();
 
     public static Site? Classify(IReadOnlyList<ManagedFrame> frames)

@@ -38,7 +38,7 @@ internal sealed class CriticalSectionWaits : IWaitSource
             int entry = Outermost(frames);
             if (entry < 0 || WaitedSection(reading, native, frames, entry) is not { } section)
                 continue;
-            var site = new WaitFrames.Site(WaitKind.NativeMutex, 0, FirstManagedFrame(thread));
+            WaitFrames.Site site = WaitFrames.Native(thread);
             NativeFrame shown = frames[entry];
             graph.AddWait(new ThreadWait(thread, site, default)
             {
@@ -103,15 +103,6 @@ internal sealed class CriticalSectionWaits : IWaitSource
                 return section;
         }
         return null;
-    }
-
-    private static int FirstManagedFrame(TargetThread thread)
-    {
-        IReadOnlyList<ManagedFrame> frames = thread.Frames;
-        for (int i = 0; i < frames.Count; i++)
-            if (frames[i].MethodName is not null)
-                return i;
-        return -1;
     }
 
     private static LockState Describe(CriticalSection section, ulong loaderLock)

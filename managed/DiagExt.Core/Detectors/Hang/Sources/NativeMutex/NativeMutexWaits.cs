@@ -41,7 +41,7 @@ internal sealed class NativeMutexWaits : IWaitSource
             IReadOnlyList<string> frames = NativeStack.Frames(target, modules, thread, futex.Registers.InstructionPointer, futex.Registers.StackPointer);
             // The first named frame is the call the wait is in (pthread_mutex_lock); the innermost one is libc's unexported lock-wait.
             string waitsIn = frames.FirstOrDefault(f => f.Contains('!')) ?? frames[0];
-            var site = new WaitFrames.Site(WaitKind.NativeMutex, 0, FirstManagedFrame(thread));
+            WaitFrames.Site site = WaitFrames.Native(thread);
             graph.AddWait(new ThreadWait(thread, site, default)
             {
                 NativeLock = mutex.Address,
@@ -55,15 +55,6 @@ internal sealed class NativeMutexWaits : IWaitSource
     /// <summary>The value the wait expects is the mutex's: 2 for an ordinary one, the owner's TID for a robust one; PI waits pass none.</summary>
     private static bool Expects(FutexWait futex, PthreadMutex mutex) =>
         futex.IsPriorityInherit || futex.Expected == Contended || (futex.Expected & FutexTidMask) == mutex.Owner;
-
-    private static int FirstManagedFrame(TargetThread thread)
-    {
-        IReadOnlyList<ManagedFrame> frames = thread.Frames;
-        for (int i = 0; i < frames.Count; i++)
-            if (frames[i].MethodName is not null)
-                return i;
-        return -1;
-    }
 
     private static LockState Describe(Target target, ThreadIndex threads, ElfModules modules, GlibcLoaderLock? loader, PthreadMutex mutex)
     {
