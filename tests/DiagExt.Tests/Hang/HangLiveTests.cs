@@ -32,6 +32,27 @@ public class HangLiveTests
     }
 
     /// <summary>
+    /// Issue 40's causes, live: a SynchronizationContext deadlock (two, one per pumped context), a finalizer blocked on
+    /// a Monitor, and a Monitor -> pthread mutex cycle (samples/NativeLocks, its helper libraries built by the sample)
+    /// are named with the same "still blocked" evidence, and the process keeps running.
+    /// </summary>
+    [TestCase("Hangs", "synccontext", "context-deadlock")]
+    [TestCase("Hangs", "finalizer", "blocked-finalizer")]
+    [TestCase("NativeLocks", "nativemutex", "deadlock")]
+    public void Issue_40s_causes_are_named_live(string sampleName, string mode, string kind)
+    {
+        using SampleProcess sample = SampleProcess.StartAndWaitReady(SampleBuilder.Build(sampleName), [mode], TimeSpan.FromMinutes(2), detached: true);
+        Diagext.Result result = Diagext.Run("hang", "--pid", sample.Pid.ToString(), "--json");
+        Assert.That(result.ExitCode, Is.EqualTo(1), result.Stdout + result.Stderr);
+        JsonElement[] found = [.. result.Findings.Where(f => f.GetProperty("kind").GetString() == kind)];
+        Assert.That(found, Is.Not.Empty, result.Stdout);
+        Assert.That(found.Select(f => f.GetProperty("severity").GetString()), Is.All.EqualTo("hazard"));
+        Assert.That(found.Select(f => f.GetProperty("progress").GetString()), Is.All.StartWith("still blocked after 1.0 s, no CPU used"));
+        Assert.That(sample.HasExited, Is.False);
+        Assert.That(ProcState.AnyThreadTraced(sample.Pid), Is.False);
+    }
+
+    /// <summary>
     /// The verdict a dump series gives, live: the chain sample (nothing moves) is a stuck-chain hazard after the second
     /// diagext watches it; the contended one (its holder lets go within milliseconds) gives no warning, and when a chain
     /// was caught, says what moved.
