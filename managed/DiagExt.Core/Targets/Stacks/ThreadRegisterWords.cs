@@ -14,16 +14,8 @@ internal sealed record ThreadRegisterWords(ulong StackPointer, ulong[] Words)
 
     public static ThreadRegisterWords? Read(Target target, uint osThreadId)
     {
-        byte[] context = new byte[MaxContextBytes];
-        try
-        {
-            if (!target.DataTarget.DataReader.GetThreadContext(osThreadId, 0xFFFFFFFF, context))
-                return null;
-        }
-        catch (Exception e) when (e is not OutOfMemoryException)
-        {
-            return null; // no context for this thread in the dump
-        }
+        if (Context(target, osThreadId) is not { } context)
+            return null;
         int pointerSize = target.PointerSize;
         ThreadRegisters? registers = target.DataTarget.DataReader.Architecture switch
         {
@@ -32,6 +24,20 @@ internal sealed record ThreadRegisterWords(ulong StackPointer, ulong[] Words)
             _ => null, // a layout DiagExt does not read: the words still count, the stack pointer is unknown
         };
         return new ThreadRegisterWords(registers?.StackPointer ?? 0, NonZeroWords(context, pointerSize));
+    }
+
+    /// <summary>The thread's whole CONTEXT record as ClrMD gives it; null when the dump or process has none for it.</summary>
+    public static byte[]? Context(Target target, uint osThreadId)
+    {
+        byte[] context = new byte[MaxContextBytes];
+        try
+        {
+            return target.DataTarget.DataReader.GetThreadContext(osThreadId, 0xFFFFFFFF, context) ? context : null;
+        }
+        catch (Exception e) when (e is not OutOfMemoryException)
+        {
+            return null; // no context for this thread in the dump
+        }
     }
 
     private static ulong[] NonZeroWords(ReadOnlySpan<byte> bytes, int pointerSize)

@@ -1,6 +1,7 @@
 using DiagExt.Core.Native;
 using DiagExt.Core.Native.Windows;
 using DiagExt.Core.Targets;
+using DiagExt.Core.Targets.Stacks;
 
 namespace DiagExt.Core.Detectors.Hang;
 
@@ -19,8 +20,6 @@ internal sealed record FutexWait(ulong Word, uint Operation, ulong Expected, Thr
 
     /// <summary>The largest errno the kernel returns (MAX_ERRNO); -ERESTARTSYS (512) and its kin are below it.</summary>
     private const ulong MaxErrno = 4095;
-
-    private const int MaxContextBytes = 4096;
 
     public bool IsPriorityInherit => Operation is LockPi or LockPi2;
 
@@ -45,16 +44,8 @@ internal sealed record FutexWait(ulong Word, uint Operation, ulong Expected, Thr
     {
         if (target.DataTarget.DataReader.Architecture != System.Runtime.InteropServices.Architecture.X64)
             return null;
-        byte[] context = new byte[MaxContextBytes];
-        try
-        {
-            if (!target.DataTarget.DataReader.GetThreadContext(osThreadId, 0xFFFFFFFF, context))
-                return null;
-        }
-        catch (Exception e) when (e is not OutOfMemoryException)
-        {
-            return null; // no context for this thread in the dump
-        }
+        if (ThreadRegisterWords.Context(target, osThreadId) is not { } context)
+            return null;
         return ThreadRegisters.FromX64Context(context, "context");
     }
 }
