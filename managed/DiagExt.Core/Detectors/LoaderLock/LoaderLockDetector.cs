@@ -64,7 +64,7 @@ public sealed class LoaderLockDetector : IDetector
         var symbols = new NativeSymbolizer(dump, dump.Modules, limits);
         var stacks = new ProcessStacks(process, symbols, limits);
         WindowsFlavor flavor = WindowsFlavor.Detect(dump, symbols);
-        var probe = new CriticalSectionProbe(dump, process.Layout, flavor.Encoding, process.Threads.Select(t => t.ThreadId).ToHashSet());
+        var probe = CriticalSectionProbe.For(process, flavor.Encoding);
         CriticalSection lockSection = state.Lock!;
         CriticalSectionCheck lockCheck = probe.Check(state.LockAddress);
         // The PEB names it, so it is the loader lock whatever it holds; an owner or waiters the dump lacks are read on below.

@@ -24,6 +24,10 @@ internal sealed class CriticalSectionProbe(IMemoryReader memory, WindowsLayout l
 
     public CriticalSectionEncoding Encoding => encoding;
 
+    /// <summary>The probe of a Windows process: its memory and layout, the encoding its flavour uses, its threads as owners.</summary>
+    public static CriticalSectionProbe For(WindowsProcess process, CriticalSectionEncoding encoding) =>
+        new(process.Dump, process.Layout, encoding, process.Threads.Select(t => t.ThreadId).ToHashSet());
+
     public CriticalSectionCheck Check(ulong address)
     {
         if (CriticalSection.Read(memory, address, layout) is not { } cs)

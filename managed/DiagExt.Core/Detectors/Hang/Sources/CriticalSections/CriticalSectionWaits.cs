@@ -50,15 +50,14 @@ internal sealed class CriticalSectionWaits : IWaitSource
         }
     }
 
-    /// <summary>What is read once per dump, and only when some thread is in a kernel wait.</summary>
+    /// <summary>What is read once per dump, and only when some thread has no managed wait (nearly always: a dump has idle threads).</summary>
     private sealed class Reading
     {
         public Reading(WindowsProcess process, Limits limits)
         {
             var symbols = new NativeSymbolizer(process.Dump, process.Dump.Modules, limits);
             Stacks = new ProcessStacks(process, symbols, limits);
-            Probe = new CriticalSectionProbe(process.Dump, process.Layout, WindowsFlavor.Detect(process.Dump, symbols).Encoding,
-                process.Threads.Select(t => t.ThreadId).ToHashSet());
+            Probe = CriticalSectionProbe.For(process, WindowsFlavor.Detect(process.Dump, symbols).Encoding);
             LoaderLock = process.LoaderLockAddress(process.Peb()) ?? 0;
             PointerSize = process.PointerSize;
         }
