@@ -1,3 +1,4 @@
+using DiagExt.Core.Native;
 using DiagExt.Core.Native.Elf;
 using DiagExt.Core.Targets;
 using Microsoft.Diagnostics.Runtime;
@@ -18,21 +19,23 @@ internal sealed class ElfModules
     private readonly Module[] _modules;
 
     /// <param name="BuildId">The GNU build id the dump recorded for it; empty when it recorded none.</param>
-    private sealed class Module(ulong start, ulong end, string path, byte[] buildId)
+    private sealed class Module(ulong start, ulong end, string path, byte[] buildId) : IAddressRange
     {
         private bool _loaded;
         private ElfSymbolTable? _table;
 
-        public ulong Base => start;
+        public ulong Start => start;
 
         public ulong End => end;
+
+        public ulong Size => end - start;
 
         public string Path => path;
 
         public string Name => System.IO.Path.GetFileName(path);
 
         /// <summary>The image base minus the file's first load address: what turns a file address into a target one.</summary>
-        public ulong Bias => Table is { } t ? Base - t.FirstLoadAddress : 0;
+        public ulong Bias => Table is { } t ? Start - t.FirstLoadAddress : 0;
 
         public ElfSymbolTable? Table
         {
@@ -66,9 +69,9 @@ internal sealed class ElfModules
         // ClrMD's list leaves ld.so out; a core's NT_FILE note has every mapped file (no build id: the file on disk is trusted).
         if (target.FileMemory is ElfCoreFile core)
             foreach (ElfMappedFiles.MappedFile f in ElfMappedFiles.Read(core).Take(MaxModules))
-                if (!modules.Any(m => f.Start < m.End && m.Base < f.End))
+                if (!modules.Any(m => f.Start < m.End && m.Start < f.End))
                     modules.Add(new Module(f.Start, f.End, f.Path, []));
-        _modules = [.. modules.OrderBy(m => m.Base)];
+        _modules = [.. modules.OrderBy(m => m.Start)];
     }
 
     /// <summary>"libc.so.6!pthread_mutex_lock+0x12", "libc.so.6+0x8b1e2", or the bare address outside every module.</summary>
@@ -78,7 +81,7 @@ internal sealed class ElfModules
             return $"0x{address:x}";
         if (module.Table?.FunctionAt(address - module.Bias) is { } f)
             return f.Offset == 0 ? $"{module.Name}!{f.Name}" : $"{module.Name}!{f.Name}+0x{f.Offset:x}";
-        return $"{module.Name}+0x{address - module.Base:x}";
+        return $"{module.Name}+0x{address - module.Start:x}";
     }
 
     /// <summary>The function name alone ("pthread_mutex_lock"), null when the address is in no sized symbol.</summary>
@@ -100,19 +103,5 @@ internal sealed class ElfModules
     public string? DataName(ulong address) =>
         At(address) is { Table: { } table } module && table.ObjectAt(address - module.Bias) is { } o ? $"{module.Name}!{o.Name}{(o.Offset == 0 ? "" : $"+0x{o.Offset:x}")}" : null;
 
-    private Module? At(ulong address)
-    {
-        int lo = 0, hi = _modules.Length - 1;
-        while (lo <= hi)
-        {
-            int mid = (lo + hi) >>> 1;
-            if (address < _modules[mid].Base)
-                hi = mid - 1;
-            else if (address >= _modules[mid].End)
-                lo = mid + 1;
-            else
-                return _modules[mid];
-        }
-        return null;
-    }
+    private Module? At(ulong address) => SortedRanges.Find(_modules, address) is int i and >= 0 ? _modules[i] : null;
 }
