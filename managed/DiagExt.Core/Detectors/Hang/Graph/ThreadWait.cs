@@ -5,15 +5,15 @@ namespace DiagExt.Core.Detectors.Hang;
 
 /// <summary>
 /// One blocked thread: where it waits (<see cref="Site"/>) and on what, when its wait's stack range shows it. A wait in
-/// native code (a pthread mutex) has no managed wait frame and no object: <see cref="NativeLock"/> is the lock's
+/// native code (a pthread mutex, a critical section) has no managed wait frame and no object: <see cref="NativeLock"/> is the lock's
 /// address and <see cref="NativeFrame"/> the native function it waits in.
 /// </summary>
 internal sealed record ThreadWait(TargetThread Thread, WaitFrames.Site Site, ClrObject Target)
 {
-    /// <summary>The address of the native lock waited for (a pthread mutex); 0 for a managed wait.</summary>
+    /// <summary>The address of the native lock waited for (a pthread mutex, a critical section); 0 for a managed wait.</summary>
     public ulong NativeLock { get; init; }
 
-    /// <summary>The native function the wait is in ("libc.so.6!pthread_mutex_lock"), as a frame without a managed method.</summary>
+    /// <summary>The native function the wait is in ("libc.so.6!pthread_mutex_lock", "ntdll!RtlEnterCriticalSection"), as a frame without a managed method.</summary>
     public ManagedFrame? NativeFrame { get; init; }
 
     public ManagedFrame WaitFrame => NativeFrame ?? Thread.Frames[Site.WaitFrame];

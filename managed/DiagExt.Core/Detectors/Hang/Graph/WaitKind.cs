@@ -33,7 +33,7 @@ public enum WaitKind
 
     Sleep,
 
-    /// <summary>pthread_mutex_lock in native code (Linux): its owner's TID is in the mutex.</summary>
+    /// <summary>A native lock: pthread_mutex_lock (Linux) or EnterCriticalSection (Windows); its owner's id is in the lock.</summary>
     NativeMutex,
 
     /// <summary>A sync socket receive, send or connect (Socket.Receive, NetworkStream.Read, ...): only the remote peer ends it.</summary>
