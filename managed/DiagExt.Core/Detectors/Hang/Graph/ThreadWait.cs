@@ -23,6 +23,9 @@ internal sealed record ThreadWait(TargetThread Thread, WaitFrames.Site Site, Clr
 
     public ManagedFrame? UserFrame => Site.UserFrame >= 0 ? Thread.Frames[Site.UserFrame] : null;
 
+    /// <summary>Where the wait is, as the reports word it: "Monitor.Enter &lt;- OrderService.Load" (the wait's frame, then the first user code).</summary>
+    public string Where => FirstUserCode is { } user ? $"{WaitFrame.ShortName} <- {user.ShortName}" : WaitFrame.ShortName;
+
     /// <summary>The first frame of the user's own code from the wait outwards, for "OrderService.Load -> Task.Result".</summary>
     public ManagedFrame? FirstUserCode
     {

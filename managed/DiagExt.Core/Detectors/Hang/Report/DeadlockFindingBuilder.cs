@@ -44,7 +44,7 @@ internal static class DeadlockFindingBuilder
                 line.Text($" waits for {names.Name(waitsFor)}{Wanted(wait.Site.Kind)} ").Lock(waitsFor).Text(" held by thread ").Thread(next);
             else if (onObject is not null)
                 ObjectWaitLines.Append(line.Text(" "), onObject);
-            line.Text($" (at {wait.WaitFrame.ShortName}{(wait.FirstUserCode is { } user ? $" <- {user.ShortName}" : "")})");
+            line.Text($" (at {wait.Where})");
             evidence.Add(line);
             string waitsText = waitsFor is not null ? $"waits for {names.Name(waitsFor)} {(Address)waitsFor.Address} held by 0x{next:x}" : ObjectWaitLines.Role(onObject);
             string role = holds is null

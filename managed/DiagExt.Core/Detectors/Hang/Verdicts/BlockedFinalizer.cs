@@ -81,7 +81,7 @@ internal sealed class BlockedFinalizer : IHangVerdict
                 line.Text(role);
             }
             if (at is not null)
-                line.Text($" (at {at.WaitFrame.ShortName}{(at.FirstUserCode is { } user ? $" <- {user.ShortName}" : "")})");
+                line.Text($" (at {at.Where})");
             evidence.Add(line);
             refs.Add(ThreadRefs.For(thread, first ? $"finalizer: {role}" : $"blocks the finalizer: {role}", at));
         }

@@ -105,8 +105,8 @@ internal sealed class RemoteWaits : IHangVerdict
         foreach (Waiter w in threads.OrderBy(w => w.Thread!.OsThreadId))
         {
             MarkupBuilder line = Markup.Line().Text("thread ").Thread(w.Thread!.OsThreadId).Text(w.Operation is null
-                ? $" in {w.Wait?.WaitFrame.ShortName ?? "a socket call"}{(w.Wait?.FirstUserCode is { } user ? $" <- {user.ShortName}" : "")}: a sync {w.Direction} on Socket "
-                : $" in {w.Wait?.WaitFrame.ShortName ?? "a task wait"}{(w.Wait?.FirstUserCode is { } caller ? $" <- {caller.ShortName}" : "")} on {w.Chain!.WaitedName} ")
+                ? $" in {w.Wait?.Where ?? "a socket call"}: a sync {w.Direction} on Socket "
+                : $" in {w.Wait?.Where ?? "a task wait"} on {w.Chain!.WaitedName} ")
                 .Object(w.Operation is null ? w.Peer.Socket : w.Chain!.Waited);
             line.Text(w.Operation is null ? $", {w.Client.Timeout.Text}" : $", whose async chain ends at a pending {w.Direction} on Socket ");
             if (w.Operation is not null)

@@ -65,7 +65,7 @@ internal sealed class UnsignalledWaits : IHangVerdict
             TargetThread thread = threads.ByOsId(os)!;
             ThreadWait? at = graph.WaitOf(os);
             evidence.Add(ObjectWaitLines.Append(Markup.Line().Text("thread ").Thread(os).Text(" "), wait)
-                .Text(at is null ? "" : $" (at {at.WaitFrame.ShortName}{(at.FirstUserCode is { } user ? $" <- {user.ShortName}" : "")})"));
+                .Text(at is null ? "" : $" (at {at.Where})"));
             refs.Add(ThreadRefs.For(thread, $"blocked: {ObjectWaitLines.Role(wait)}", at));
         }
         MarkupBuilder signal = Markup.Line().Text($"{what} ").Object(first.EndObject);
