@@ -92,7 +92,7 @@ internal sealed record RemoteClient(string? Library, RemoteTimeout Timeout)
             return default;
         if (continuation.Type.GetFieldByName(HangNames.StateMachine) is not null)
             return continuation;
-        ClrObject target = FieldReader.Object(continuation, "_target");
+        ClrObject target = FieldReader.Object(continuation, HangNames.DelegateTarget);
         return target.Type?.GetFieldByName(HangNames.StateMachine) is not null ? target : default;
     }
 

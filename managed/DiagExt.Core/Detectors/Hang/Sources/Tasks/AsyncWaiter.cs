@@ -42,7 +42,7 @@ internal sealed record AsyncWaiter(ulong Box, ClrType StateMachineType, ClrObjec
                 return new AsyncWaiter(continuation.Address, machineType, machineObject, state);
             }
             // An Action continuation (ExecutionContext flowed, ConfigureAwait) points at the box through its target.
-            continuation = FieldReader.Object(continuation, "_target");
+            continuation = FieldReader.Object(continuation, HangNames.DelegateTarget);
         }
         return null;
     }
