@@ -130,6 +130,22 @@ public class LoaderLockShapeTests
             .And.Contain("this may be transient"));
     }
 
+    [TestCase("ntdll.dll", @"its module list \(\d+ modules\) lacks ntdll\.dll, which every Windows process loads first")]
+    [TestCase(null, "its module list is empty, though every Windows process has ntdll.dll loaded")]
+    public void A_module_list_without_ntdll_is_an_inconsistent_dump(string? removed, string why)
+    {
+        // threadwait with ntdll.dll, or every module, gone from the module list: what Wine's writer wrote of the busy
+        // loader while it ran (an empty list, seen in CI). Then no frame is named, the owner's included.
+        ShapeDump dump = WineShapeDumps.Hang("threadwait");
+        string copy = PatchedDumps.WithoutModule(dump.Path, $"shape-without-{removed ?? "modules"}.dmp", removed);
+
+        Diagext.Result result = Diagext.Run("loaderlock", copy, "--json");
+        TestContext.Out.WriteLine(Diagext.Run("loaderlock", copy).Stdout);
+        Assert.That(result.ExitCode, Is.EqualTo(0), result.Stdout + result.Stderr);
+        Assert.That(result.Findings, Is.Empty);
+        Assert.That(NoteOf(result), Does.Match(why).And.Contain("take a dump with a writer that suspends the process"));
+    }
+
     [Test]
     public void A_critical_section_that_is_not_plausible_as_a_whole_is_no_evidence_of_a_cycle()
     {

@@ -34,7 +34,7 @@ public sealed class LoaderLockDetector : IDetector
         "a critical section held by a thread behind the lock or on the handle of such a thread, likely when it waits for an event, " +
         "semaphore, mutex or unnamed object those threads could set. Critical sections count only when plausible as a whole (owner a " +
         "thread of the dump, counts sane for the encoding, DebugInfo pointing back); a dump that cannot be one moment (the owner shown " +
-        "entering its own lock, counts the threads contradict) is said to be written while the process ran. " +
+        "entering its own lock, counts the threads contradict, a module list without ntdll) is said to be written while the process ran. " +
         "A free lock, or a lock the dump did not capture, is reported as such, without a finding.";
 
     public DetectorNeeds Needs => DetectorNeeds.WindowsMinidump;
