@@ -26,6 +26,9 @@ public static class SelfContainedSample
             [
                 "-r", "linux-x64", "-p:SelfContained=true", $"-p:TargetFramework={framework}", $"-p:RuntimeFrameworkVersion={runtimeVersion}",
                 $"-p:BaseIntermediateOutputPath={obj}", $"-p:MSBuildProjectExtensionsPath={obj}", "--nologo", "-v", "q",
+                // The sample's own obj/ (SampleBuilder's in-place build, maybe running beside this one) is not
+                // excluded once obj is elsewhere: their generated AssemblyInfo would compile twice (CS0579).
+                "-p:DefaultItemExcludes=obj/**",
             ];
             // Restore apart: a publish that restores with a TargetFramework override writes assets without it.
             Check(sample, runtimeVersion, "restore", ProcessRunner.Run("dotnet", ["restore", Repo.Sample(sample), .. properties], TimeSpan.FromMinutes(10)));
