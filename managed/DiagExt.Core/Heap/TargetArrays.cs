@@ -23,7 +23,7 @@ public static class TargetArrays
     /// <summary>Reads an int[] of <paramref name="length"/> elements; null if the memory is not all there.</summary>
     public static int[]? ReadInt32s(Target target, ulong array, int length)
     {
-        var values = new int[length];
+        int[] values = BigArrays.Uninitialized<int>(length);
         Span<byte> bytes = MemoryMarshal.AsBytes(values.AsSpan());
         return target.ReadMemory(DataAddress(target, array), bytes) == bytes.Length ? values : null;
     }

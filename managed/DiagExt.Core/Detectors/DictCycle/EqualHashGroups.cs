@@ -1,6 +1,7 @@
 using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
+using DiagExt.Core.Heap;
 
 namespace DiagExt.Core.Detectors.DictCycle;
 
@@ -62,7 +63,7 @@ internal static class EqualHashGroups
             starts[g + 1] = at;
         }
         // (hash code << 32 | index) of each live entry: the careful walk's sort key within a chain.
-        var keys = new long[starts[^1]];
+        long[] keys = BigArrays.Uninitialized<long>(starts[^1]); // the scatter writes every slot
         InParts(parts, p => ScatterLive(t, Stretch(n, parts, p), round, fills[p], keys));
         return new Grouped(t, keys, starts, round, groupSlotBits);
     }
@@ -83,7 +84,7 @@ internal static class EqualHashGroups
                 for (int k = 0; k < count; k++)
                     next[round.GroupOf((int)(current[k] >> 32)) + 1]++;
                 int[] fill = StartsOf(next);
-                var grouped = new long[count];
+                long[] grouped = BigArrays.Uninitialized<long>(count);
                 for (int k = 0; k < count; k++)
                     grouped[fill[round.GroupOf((int)(current[k] >> 32))]++] = current[k];
                 current = grouped;

@@ -61,8 +61,8 @@ internal static class HashTableReader
         if (bucketValues is null)
             return (Status.Unreadable, null, "its bucket array is not fully in the dump");
 
-        var hashCodes = new int[entriesLength];
-        var nexts = new int[entriesLength];
+        int[] hashCodes = BigArrays.Uninitialized<int>(entriesLength); // every element is written from the chunks
+        int[] nexts = BigArrays.Uninitialized<int>(entriesLength);
         var blank = new BitSet(entriesLength);
         bool complete = entriesLength == 0 || TargetArrays.ReadInChunks(target, entries, entriesLength, shape.EntrySize, (chunk, first) =>
         {

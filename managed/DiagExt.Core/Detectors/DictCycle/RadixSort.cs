@@ -1,3 +1,5 @@
+using DiagExt.Core.Heap;
+
 namespace DiagExt.Core.Detectors.DictCycle;
 
 /// <summary>
@@ -26,7 +28,7 @@ internal static class RadixSort
             for (int b = 0; b < 8; b++)
                 counts[(b << 8) + (int)((u >> (b << 3)) & 0xFF)]++;
         }
-        long[] buffer = GC.AllocateUninitializedArray<long>(keys.Length); // every slot is written before it is read
+        long[] buffer = BigArrays.Uninitialized<long>(keys.Length); // every slot is written before it is read
         Span<long> from = keys, to = buffer;
         bool inBuffer = false;
         for (int b = 0; b < 8; b++)
