@@ -85,6 +85,31 @@ public static class FlowSelectors
             }
         }
     }
+
+    /// <summary>
+    /// The longest kept, with a flag raised when some constructor cannot be used: the flag is no tie check (it is never
+    /// lowered for a new longest), so two longest constructors still come out in array order.
+    /// </summary>
+    public static ConstructorInfo? LongestUnlessUnusable(Type type)
+    {
+        ConstructorInfo? longest = null;
+        int length = -1;
+        bool unusable = false;
+        foreach (ConstructorInfo c in type.GetConstructors())
+        {
+            ParameterInfo[] parameters = c.GetParameters();
+            if (parameters.Any(p => p.ParameterType.IsPointer))
+                unusable = true;
+            else if (parameters.Length > length)
+            {
+                longest = c;
+                length = parameters.Length;
+            }
+        }
+        if (unusable)
+            throw new NotSupportedException($"{type.Name} has a constructor taking a pointer");
+        return longest;
+    }
 }
 
 /// <summary>The same flows where the code proves only one constructor can come out: none may be flagged.</summary>
@@ -163,6 +188,32 @@ public static class ProvenFlowSelectors
     {
         ParameterInfo[] parameters = method.GetParameters();
         return parameters.Length == 1 && parameters[0].ParameterType == parameterType;
+    }
+
+    /// <summary>
+    /// The longest kept, a flag raised on a tie and lowered on a new longest, thrown after the loop (issue 41, the shape of
+    /// ASP.NET Core routing's parameter-policy activator): the one returned is the only longest.
+    /// </summary>
+    public static ConstructorInfo? LongestOrThrowOnTie(Type type)
+    {
+        ConstructorInfo? longest = null;
+        int length = -1;
+        bool tie = false;
+        foreach (ConstructorInfo c in type.GetConstructors())
+        {
+            int n = c.GetParameters().Length;
+            if (n > length)
+            {
+                tie = false;
+                longest = c;
+                length = n;
+            }
+            else if (n == length)
+                tie = true;
+        }
+        if (tie)
+            throw new InvalidOperationException($"{type.Name} has two constructors of {length} parameters");
+        return longest;
     }
 
     /// <summary>Every constructor handed on, none picked.</summary>

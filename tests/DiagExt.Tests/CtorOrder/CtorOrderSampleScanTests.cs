@@ -45,6 +45,7 @@ public class CtorOrderSampleScanTests
         "CtorOrderSample.FlowSelectors.FirstFittingSignature",
         "CtorOrderSample.FlowSelectors.FirstByOwnHelper",
         "CtorOrderSample.FlowSelectors.RegisterFirstFitting",
+        "CtorOrderSample.FlowSelectors.LongestUnlessUnusable", // issue 41: a flag thrown after the loop that is no tie check
     ];
 
     /// <summary>Picks on types only the sample knows (emitted with TypeBuilder, a wrapper fixed by convention): information.</summary>
@@ -111,7 +112,7 @@ public class CtorOrderSampleScanTests
         // SafeSelectors.OfSingleConstructorType: typeof(OneConstructor).GetConstructors()[0] has one constructor: not reported.
         Assert.That(findings, Does.Not.Contain("OneConstructor"));
         Assert.That(findings, Does.Not.Contain("SafeSelectors"));
-        // ProvenFlowSelectors: the same flows with one constructor proven (marker attribute, a second match throws, Nullable<T>, an arity on decimal, a predicate helper).
+        // ProvenFlowSelectors: the same flows with one constructor proven (marker attribute, a second match throws, a tie flag thrown after the loop, Nullable<T>, an arity on decimal, a predicate helper).
         Assert.That(findings, Does.Not.Contain("ProvenFlowSelectors"));
         Assert.That(result.Stdout, Does.Contain("OneConstructor"), "named in the note of picks left alone");
     }

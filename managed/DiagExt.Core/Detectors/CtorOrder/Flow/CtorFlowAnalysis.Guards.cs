@@ -6,7 +6,7 @@ namespace DiagExt.Core.Detectors.CtorOrder.Flow;
 /// <summary>
 /// A second match fails: "if (found != null) throw ...; found = c;" (an attribute that may appear once), "return null"
 /// instead of the throw, the same through an out argument, or an ambiguity check a few lines on that throws when a later
-/// constructor also fits. Where the holder of the kept constructor is tested non-null and that side of the test fails
+/// constructor also fits, or a tie flag raised in the loop and thrown on after it. Where the holder of the kept constructor is tested non-null and that side of the test fails
 /// before the loop goes round again, the constructor kept is the only match, whatever the order.
 /// </summary>
 internal sealed partial class CtorFlowAnalysis
@@ -47,7 +47,52 @@ internal sealed partial class CtorFlowAnalysis
             if (FailsBefore(setSide, branch.Offset, loopEnd))
                 result.Add(holder);
         }
+        foreach ((int head, int end) in _backEdges)
+            AddTieFlagHolders(head, end, result);
         return result;
+    }
+
+    /// <summary>
+    /// A tie flag: a local the loop sets to 1 (a tie) and back to 0 (a new best), whose set side fails after the loop
+    /// ("if (tie) throw"). What the loop stores and the code after it reads (the best kept) is then the only best
+    /// wherever the method goes on. A flag the loop never lowers is some other error, no tie check, and proves nothing.
+    /// </summary>
+    private void AddTieFlagHolders(int head, int end, HashSet<(bool, int)> result)
+    {
+        var raised = new HashSet<int>();
+        var lowered = new HashSet<int>();
+        var stored = new HashSet<int>();
+        for (int i = Math.Max(1, _indexOf.GetValueOrDefault(head)); i < _code.Length && _code[i].Offset <= end; i++)
+        {
+            if (_code[i].Offset < head || StoredLocal(_code[i]) is not int local)
+                continue;
+            switch (_code[i - 1].OpCode)
+            {
+                case ILOpCode.Ldc_i4_1: raised.Add(local); break;
+                case ILOpCode.Ldc_i4_0: lowered.Add(local); break;
+                default: stored.Add(local); break;
+            }
+        }
+        raised.IntersectWith(lowered);
+        if (raised.Count == 0)
+            return;
+        int after = _indexOf.TryGetValue(end, out int e) ? e + 1 : _code.Length;
+        bool checkedAfter = false;
+        var readAfter = new HashSet<int>();
+        for (int i = after; i < _code.Length && i < after + FailSearchBudget; i++) // the check and the read follow the loop closely
+        {
+            if (LoadedLocal(_code[i]) is not int local)
+                continue;
+            readAfter.Add(local);
+            if (!raised.Contains(local) || i + 1 >= _code.Length || _code[i + 1].OpCode is not (ILOpCode.Brtrue or ILOpCode.Brtrue_s or ILOpCode.Brfalse or ILOpCode.Brfalse_s))
+                continue;
+            IlInstruction branch = _code[i + 1];
+            int setSide = branch.OpCode is ILOpCode.Brtrue or ILOpCode.Brtrue_s ? IndexAt(branch.IntOperand) : i + 2;
+            checkedAfter |= FailsBefore(setSide, branch.Offset, int.MaxValue);
+        }
+        if (checkedAfter)
+            foreach (int holder in stored.Where(readAfter.Contains).Except(raised))
+                result.Add((false, holder));
     }
 
     /// <summary>The offset of the backward branch closing the innermost loop around <paramref name="offset"/>.</summary>
