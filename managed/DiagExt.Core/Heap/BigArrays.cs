@@ -33,8 +33,15 @@ internal static class BigArrays
         {
             // Whole pages inside the array only: the pages at its ends are shared with other objects.
             ulong first = ((ulong)start + 4095) & ~4095UL, end = ((ulong)start + (ulong)bytes) & ~4095UL;
-            if (end > first && madvise((nint)first, (nuint)(end - first), MadvPopulateWrite) != 0)
-                _unsupported = true; // EINVAL before 5.14: not asked again
+            try
+            {
+                if (end > first && madvise((nint)first, (nuint)(end - first), MadvPopulateWrite) != 0)
+                    _unsupported = true; // EINVAL before 5.14: not asked again
+            }
+            catch (Exception e) when (e is DllNotFoundException or EntryPointNotFoundException)
+            {
+                _unsupported = true; // a C library not found as "libc" (musl): the pages are touched as before
+            }
         }
         return array;
     }
