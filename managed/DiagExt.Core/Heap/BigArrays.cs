@@ -18,9 +18,6 @@ internal static class BigArrays
 
     private static bool _unsupported = !OperatingSystem.IsLinux();
 
-    /// <summary>A zeroed array, as <c>new T[length]</c>.</summary>
-    public static T[] Zeroed<T>(int length) where T : unmanaged => Populated(new T[length]);
-
     /// <summary>An array whose every element the caller writes before reading it.</summary>
     public static T[] Uninitialized<T>(int length) where T : unmanaged => Populated(GC.AllocateUninitializedArray<T>(length));
 

@@ -7,8 +7,9 @@ namespace DiagExt.Core.Detectors.LoaderLock;
 /// <summary>
 /// What in the dump cannot be one moment of one process: the owner shown waiting to enter the lock it owns, a
 /// LockCount counting more waiters than the dump has threads or fewer than the stacks show, a critical section the
-/// owner is shown waiting for whose LockCount counts no waiter, a module list without ntdll.dll (or empty). A writer that copies memory while the process runs
-/// (Wine's pauses each thread only while it reads its registers) produces them; none of them is evidence of a hang.
+/// owner is shown waiting for whose LockCount counts no waiter, a module list without ntdll.dll (or empty). A writer
+/// that copies memory while the process runs (Wine's pauses each thread only while it reads its registers) produces
+/// them; none of them is evidence of a hang.
 /// </summary>
 internal static class InconsistencyFinder
 {

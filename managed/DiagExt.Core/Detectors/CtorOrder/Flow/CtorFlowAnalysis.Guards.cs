@@ -6,8 +6,9 @@ namespace DiagExt.Core.Detectors.CtorOrder.Flow;
 /// <summary>
 /// A second match fails: "if (found != null) throw ...; found = c;" (an attribute that may appear once), "return null"
 /// instead of the throw, the same through an out argument, or an ambiguity check a few lines on that throws when a later
-/// constructor also fits, or a tie flag raised in the loop and thrown on after it. Where the holder of the kept constructor is tested non-null and that side of the test fails
-/// before the loop goes round again, the constructor kept is the only match, whatever the order.
+/// constructor also fits. Where the holder of the kept constructor is tested non-null and that side of the test fails
+/// before the loop goes round again, the constructor kept is the only match, whatever the order. So it is where a tie
+/// flag raised in the loop is thrown on after it (<see cref="AddTieFlagHolders"/>).
 /// </summary>
 internal sealed partial class CtorFlowAnalysis
 {
