@@ -19,7 +19,8 @@ public class BatchOutcomeTests
         Assert.That(result.ExitCode, Is.EqualTo(0), result.Stderr + result.Stdout);
         Assert.That(result.Stderr, Is.Empty, "--quiet: no progress");
         Assert.That(result.Json.GetProperty("kind").GetString(), Is.EqualTo("batch"));
-        Assert.That(result.Findings, Is.Empty);
+        // The healthy writers may be caught contending: a note at most, never a hazard or a warning.
+        Assert.That(result.Findings.Select(f => f.GetProperty("severity").GetString()), Is.All.EqualTo("information"));
         string[] names = result.Json.GetProperty("dumps").EnumerateArray().Select(d => d.GetProperty("name").GetString()!).ToArray();
         Assert.That(names, Is.EqualTo(new[] { InFolder("healthy.core"), InFolder("windows") + "/win7-x86-stack-exhaustion.dmp" }));
     }

@@ -202,6 +202,8 @@ public sealed class BatchJsonRenderer(ReportJson json)
         if (dump.PeakMemoryBytes is long peak)
             w.WriteNumber("peakMemoryMb", Math.Round(peak / (1024.0 * 1024), 1));
         w.WriteNumber("findingCount", dump.Findings.Count);
+        // A busy process's chain that one dump cannot settle is a note: counted apart, as the totals do.
+        w.WriteNumber("hazardCount", dump.Findings.Count(f => f.IsHazard));
         if (dump.Report is { } report)
         {
             // The analysis itself, without starting the analysing process: the difference is the price of isolation.
