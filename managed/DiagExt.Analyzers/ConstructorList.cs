@@ -46,6 +46,12 @@ internal sealed class ConstructorList
     /// <summary>Whether an order-keeping step (Select, ToList, ...) or a sort stands between the source and the pick.</summary>
     public bool Direct { get; private set; } = true;
 
+    /// <summary>
+    /// Whether the type is a delegate type the code does not name (a LambdaExpression's Type, Expression.GetFuncType...):
+    /// every delegate type has one constructor, public, (object, IntPtr).
+    /// </summary>
+    public bool IsDelegate { get; private set; }
+
     /// <summary>The local the list was read from, if any (for a length check on it).</summary>
     public ILocalSymbol? Local { get; private set; }
 
@@ -95,7 +101,8 @@ internal sealed class ConstructorList
     private static ConstructorList Make(IOperation source, IOperation? receiver, int flags, List<IOperation> steps, ILocalSymbol? local)
     {
         bool declared = source is IPropertyReferenceOperation;
-        var list = new ConstructorList(source, NamedType(receiver), declared ? Public | NonPublic | Instance | Static : flags) { Local = local };
+        (ITypeSymbol? type, bool isDelegate) = NamedType(receiver);
+        var list = new ConstructorList(source, type, declared ? Public | NonPublic | Instance | Static : flags) { Local = local, IsDelegate = isDelegate };
         if (local is not null && SortedInPlaceBy(source, local, out IOperation? comparison))
         {
             list.Direct = false;
@@ -157,6 +164,8 @@ internal sealed class ConstructorList
     /// <summary>How many constructors of the named type the list can hold, of <paramref name="arity"/> parameters when not negative.</summary>
     public int? Count(int arity = -1)
     {
+        if (IsDelegate && Flags >= 0)
+            return (Flags & Public) != 0 && (Flags & Instance) != 0 && (arity < 0 || arity == 2) ? 1 : 0;
         if (Type is not INamedTypeSymbol named || Flags < 0)
             return null;
         IEnumerable<IMethodSymbol> all = named.InstanceConstructors.Concat(named.StaticConstructors);
@@ -195,21 +204,29 @@ internal sealed class ConstructorList
         return accessOk && kindOk && !(ctor.IsImplicitlyDeclared && ctor.ContainingType.IsValueType && ctor.Parameters.Length == 0);
     }
 
-    private static ITypeSymbol? NamedType(IOperation? receiver)
+    /// <summary>The type the receiver is, when the code shows it; or that it is some delegate type.</summary>
+    private static (ITypeSymbol? Type, bool IsDelegate) NamedType(IOperation? receiver)
     {
         for (int i = 0; i < MaxSteps && receiver is not null; i++)
         {
             switch (receiver)
             {
                 case ITypeOfOperation typeOf:
-                    return typeOf.TypeOperand is INamedTypeSymbol { IsUnboundGenericType: false } or IArrayTypeSymbol ? typeOf.TypeOperand : null;
+                    return (typeOf.TypeOperand is INamedTypeSymbol { IsUnboundGenericType: false } or IArrayTypeSymbol ? typeOf.TypeOperand : null, false);
                 // typeof(G<>).MakeGenericType(...): every instantiation has the constructors G declares.
                 case IInvocationOperation { TargetMethod.Name: "MakeGenericType", Instance: ITypeOfOperation { TypeOperand: INamedTypeSymbol { IsUnboundGenericType: true } generic } }:
-                    return generic.OriginalDefinition;
+                    return (generic.OriginalDefinition, false);
                 // x.GetType() where x's type can have no subclass (sealed, a struct, an anonymous type): that type exactly.
                 case IInvocationOperation { TargetMethod.Name: "GetType", Arguments.Length: 0, Instance: { } instance }
                     when ExactType(instance) is { } exact:
-                    return exact;
+                    return (exact, false);
+                // lambda.Type: Expression<TDelegate>'s is TDelegate, a LambdaExpression's some delegate type.
+                case IPropertyReferenceOperation { Property.Name: "Type", Instance: { } lambda } when IsLambda(lambda.Type, out INamedTypeSymbol? delegateType):
+                    return delegateType is not null ? (delegateType, false) : (null, true);
+                // Expression.GetFuncType(...), GetActionType(...), GetDelegateType(...): delegate types by construction.
+                case IInvocationOperation { TargetMethod: { Name: "GetFuncType" or "GetActionType" or "GetDelegateType", IsStatic: true } factory }
+                    when factory.ContainingType?.ToDisplayString() == "System.Linq.Expressions.Expression":
+                    return (null, true);
                 case IConversionOperation conversion:
                     receiver = conversion.Operand;
                     continue;
@@ -221,10 +238,29 @@ internal sealed class ConstructorList
                     receiver = SingleAssignment(local);
                     continue;
                 default:
-                    return null;
+                    return (null, false);
             }
         }
-        return null;
+        return (null, false);
+    }
+
+    /// <summary>
+    /// Whether a static type derives from LambdaExpression, and its delegate type when Expression&lt;TDelegate&gt; names
+    /// one (<paramref name="delegateType"/>; null when only "some delegate type" is known).
+    /// </summary>
+    private static bool IsLambda(ITypeSymbol? type, out INamedTypeSymbol? delegateType)
+    {
+        delegateType = null;
+        for (int i = 0; i < MaxSteps && type is not null; i++, type = type.BaseType)
+        {
+            string name = type.OriginalDefinition.ToDisplayString();
+            if (name == "System.Linq.Expressions.Expression<TDelegate>" && type is INamedTypeSymbol { TypeArguments.Length: 1 } expression
+                && expression.TypeArguments[0] is INamedTypeSymbol { TypeKind: TypeKind.Delegate } named)
+                delegateType = named;
+            if (name is "System.Linq.Expressions.LambdaExpression" or "System.Linq.Expressions.Expression<TDelegate>")
+                return true;
+        }
+        return false;
     }
 
     /// <summary>The static type of an expression when its run-time type must be the same: sealed, a struct, anonymous.</summary>

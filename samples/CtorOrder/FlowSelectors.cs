@@ -110,6 +110,12 @@ public static class FlowSelectors
             throw new NotSupportedException($"{type.Name} has a constructor taking a pointer");
         return longest;
     }
+
+    /// <summary>
+    /// The Type of any expression, not a lambda: a constant's or a new object's type has as many constructors as it
+    /// declares (the control for <see cref="DelegateTypeSelectors"/>).
+    /// </summary>
+    public static ConstructorInfo OfExpressionType(System.Linq.Expressions.Expression expression) => expression.Type.GetConstructors()[0];
 }
 
 /// <summary>The same flows where the code proves only one constructor can come out: none may be flagged.</summary>

@@ -185,6 +185,23 @@ public class CtorOrderAnalyzerTests
             Verify.Diagnostic(2, "d.GetType().GetConstructors()[0]", " (System.DateTimeOffset has 9 that match)"),
             Verify.Diagnostic(3, "typeof(Pair<>).MakeGenericType(t).GetConstructors()[0]", " (Pair<T> has 2 that match)"));
 
+    /// <summary>
+    /// Issue 41, category 4: a lambda's Type and Expression's delegate type factories are delegate types, one constructor
+    /// each (FastExpressionCompiler's "newobj" of a nested lambda); any other expression's Type is not.
+    /// </summary>
+    [Test]
+    public Task Delegate_types_the_code_does_not_name_have_one_constructor() => Verify.Analyzer(Usings + "using System.Linq.Expressions;\n" + """
+        static class C
+        {
+            static readonly Expression<Func<int, string>> Formatter = i => i.ToString();
+            static ConstructorInfo OfLambda(LambdaExpression lambda) => lambda.Type.GetConstructors()[0];
+            static ConstructorInfo OfTyped() => Formatter.Type.GetConstructors().First(c => c.GetParameters().Length == 2);
+            static ConstructorInfo OfFuncType(Type[] types) => Expression.GetFuncType(types).GetConstructors()[0];
+            static ConstructorInfo OfNonPublic(LambdaExpression lambda) => lambda.Type.GetConstructors(BindingFlags.NonPublic | BindingFlags.Instance).FirstOrDefault();
+            static ConstructorInfo OfAnyExpression(Expression e) => {|#0:e.Type.GetConstructors()[0]|};
+        }
+        """, Verify.Diagnostic(0, "e.Type.GetConstructors()[0]"));
+
     /// <summary>Issue 41, category 3: a marker attribute picks one constructor only when one wears it; the source of a named type shows how many do.</summary>
     [Test]
     public Task A_marker_two_constructors_wear_is_reported() => Verify.Analyzer(Usings + """

@@ -28,6 +28,13 @@ internal static class SignatureBlob
 
     public static void CheckType(BlobReader blob) => Type(ref blob, 0);
 
+    public static void CheckField(BlobReader blob)
+    {
+        if (blob.ReadByte() != 0x06)
+            throw new BadImageFormatException("not a field signature");
+        Type(ref blob, 0);
+    }
+
     private static void Method(ref BlobReader blob, int depth)
     {
         byte header = blob.ReadByte();

@@ -36,6 +36,21 @@ internal static class Signatures
         return standalone.DecodeLocalSignature(SignatureTypeNames.Instance, null);
     }
 
+    public static string Field(MetadataReader md, FieldDefinition field)
+    {
+        SignatureBlob.CheckField(md.GetBlobReader(field.Signature));
+        return field.DecodeSignature(SignatureTypeNames.Instance, null);
+    }
+
+    /// <summary>A member reference's field type, or null when the reference names a method.</summary>
+    public static string? Field(MetadataReader md, MemberReference member)
+    {
+        if (member.GetKind() != MemberReferenceKind.Field)
+            return null;
+        SignatureBlob.CheckField(md.GetBlobReader(member.Signature));
+        return member.DecodeFieldSignature(SignatureTypeNames.Instance, null);
+    }
+
     /// <param name="depth">How many TypeSpecs are being decoded around this one.</param>
     public static string Type(MetadataReader md, TypeSpecificationHandle handle, int depth = 0)
     {

@@ -46,6 +46,7 @@ public class CtorOrderSampleScanTests
         "CtorOrderSample.FlowSelectors.FirstByOwnHelper",
         "CtorOrderSample.FlowSelectors.RegisterFirstFitting",
         "CtorOrderSample.FlowSelectors.LongestUnlessUnusable", // issue 41: a flag thrown after the loop that is no tie check
+        "CtorOrderSample.FlowSelectors.OfExpressionType", // issue 41: any expression's Type, not a lambda's delegate type
     ];
 
     /// <summary>Picks on types only the sample knows (emitted with TypeBuilder, a wrapper fixed by convention): information.</summary>
@@ -114,6 +115,8 @@ public class CtorOrderSampleScanTests
         Assert.That(findings, Does.Not.Contain("SafeSelectors"));
         // ProvenFlowSelectors: the same flows with one constructor proven (marker attribute, a second match throws, a tie flag thrown after the loop, Nullable<T>, an arity on decimal, a predicate helper).
         Assert.That(findings, Does.Not.Contain("ProvenFlowSelectors"));
+        // DelegateTypeSelectors: a lambda's Type and Expression.GetFuncType are delegate types, one constructor each.
+        Assert.That(findings, Does.Not.Contain("DelegateTypeSelectors"));
         Assert.That(result.Stdout, Does.Contain("OneConstructor"), "named in the note of picks left alone");
     }
 
@@ -145,6 +148,8 @@ public class CtorOrderSampleScanTests
         // Issue 41, category 4: a pick left alone because its type has one constructor is said, with the type.
         Assert.That(result.Stdout + result.Stderr, Does.Match(@"\d+ pick\(s\) not reported because the type the code names has one matching constructor: [^\n]*CtorOrderSample\.SafeSelectors\+OneConstructor"));
         Assert.That(result.Stdout + result.Stderr, Does.Contain("System.Decimal (5 parameters)"));
+        Assert.That(result.Stdout + result.Stderr, Does.Contain("a delegate type (the Type of a LambdaExpression)"));
+        Assert.That(result.Stdout + result.Stderr, Does.Contain("a delegate type (Expression.GetFuncType)"));
         // The shared why/fix paragraph once per run; each finding keeps its own short "why" line.
         Assert.That(result.Stdout.Split("fix: Choose the constructor").Length - 1, Is.EqualTo(1));
         Assert.That(result.Stdout, Does.Contain("fix: as above"));

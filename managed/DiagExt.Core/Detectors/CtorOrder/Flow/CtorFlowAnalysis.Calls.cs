@@ -65,6 +65,8 @@ internal sealed partial class CtorFlowAnalysis
             state = Escaping(state, handedOn);
         if (method.ReturnsVoid && !isNewobj)
             return state.WithStack(rest);
+        if (!isNewobj)
+            result = TypedAs(method.ReturnType, result); // after the loop's choice: a lambda made from the element carries it
         CtorList? summarized = result is UnknownValue && !isNewobj ? SummarizedList(ins.Token, ins.Offset) : null;
         if (result is UnknownValue && !isNewobj && (summarized is not null || CtorCollectionTypes.Holds(method.ReturnType)))
         {
@@ -121,7 +123,7 @@ internal sealed partial class CtorFlowAnalysis
         switch (kind)
         {
             case KnownCallKind.TypeFromHandle or KnownCallKind.TypeInfo:
-                return first is TypeValue or TypeFromCall or FrameworkTypeValue or TypeArgumentValue ? first : FlowValue.Unknown;
+                return first is TypeValue or TypeFromCall or FrameworkTypeValue or TypeArgumentValue or DelegateTypeValue ? first : FlowValue.Unknown;
             case KnownCallKind.PassThrough when first is CtorList list:
                 return list with
                 {
@@ -131,6 +133,8 @@ internal sealed partial class CtorFlowAnalysis
                 };
             case KnownCallKind.Other when method.Name == "New" && method.DeclaringType == "System.Linq.Expressions.Expression" && first is CtorElement built && InLoop(_callOffset):
                 return new GeneratedNewValue(built);
+            case KnownCallKind.Other when DelegateTypeFrom(method, first) is { } delegateType:
+                return delegateType;
             case KnownCallKind.Other when method.Name == "GetParameters" && first is CtorElement element:
                 return new ParametersValue(element);
             case KnownCallKind.Other when method.Name == "get_ParameterType" && first is ParameterOfValue { IsType: false } parameter:
@@ -188,12 +192,15 @@ internal sealed partial class CtorFlowAnalysis
         {
             TypeValue t => t.Name,
             FrameworkTypeValue tested => $"{tested.Namespace}.{tested.Name} (the code tested it)",
+            DelegateTypeValue d => $"a delegate type ({d.From})",
             _ => null,
         };
         int? count = type switch
         {
             TypeValue known => _counter.Count(known.Handle, flags),
             FrameworkTypeValue framework => ConstructorCounter.CountFramework(framework.Namespace, framework.Name, flags),
+            // The runtime gives every delegate type one public instance constructor.
+            DelegateTypeValue => flags < 0 ? null : (flags & PublicFlag) != 0 && (flags & InstanceFlag) != 0 ? 1 : 0,
             _ => null,
         };
         _appliedTo[ins.Offset] = (appliedTo, type is TypeValue tv ? tv.Handle : default, count, flags);

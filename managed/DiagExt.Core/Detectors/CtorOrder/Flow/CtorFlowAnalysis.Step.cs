@@ -169,6 +169,8 @@ internal sealed partial class CtorFlowAnalysis
             case ILOpCode.Isinst or ILOpCode.Castclass when Peek(stack, 0) is CtorList or DerivedValue:
                 // "source as IList<T>", "(ConstructorInfo[])list": the same constructors, seen through another type.
                 return state;
+            case ILOpCode.Isinst or ILOpCode.Castclass:
+                return state.WithStack(Push(Pop(stack, 1), CastTo(ins.Token, Peek(stack, 0))));
             case ILOpCode.Dup:
                 return state.WithStack(Push(stack, Peek(stack, 0)));
             case ILOpCode.Ldelem_ref or ILOpCode.Ldelem when Peek(stack, 1) is ParametersValue parameters:
@@ -198,13 +200,13 @@ internal sealed partial class CtorFlowAnalysis
             case ILOpCode.Ldsfld:
                 return state.WithStack(Push(stack, _cachedLambdas.TryGetValue(ins.Token, out MethodDefinitionHandle lambda)
                     ? new MethodValue(lambda, true)
-                    : state.Fields.GetValueOrDefault(ins.Token, FlowValue.Unknown)));
+                    : state.Fields.GetValueOrDefault(ins.Token) ?? FieldOfType(ins.Token)));
             case ILOpCode.Stsfld:
                 return FlowValue.ChosenOf(Peek(stack, 0)) is { } kept
                     ? Escaping(state.WithField(ins.Token, Peek(stack, 0), Pop(stack, 1)), kept)
                     : state.WithField(ins.Token, Peek(stack, 0), Pop(stack, 1));
             case ILOpCode.Ldfld:
-                return state.WithStack(Push(Pop(stack, 1), state.Fields.GetValueOrDefault(ins.Token, FlowValue.Unknown)));
+                return state.WithStack(Push(Pop(stack, 1), state.Fields.GetValueOrDefault(ins.Token) ?? FieldOfType(ins.Token)));
             case ILOpCode.Stfld:
             {
                 FlowState stored = state.WithField(ins.Token, Peek(stack, 0), Pop(stack, 2));

@@ -33,6 +33,7 @@ internal sealed partial class CtorFlowAnalysis
     /// <summary>Picks left alone because the type the code names has at most one matching constructor: pick offset -> that type.</summary>
     private readonly Dictionary<int, string> _leftByCount = [];
     private readonly FlowState?[] _in;
+    private readonly Dictionary<int, bool> _fieldIsLambda;
     private readonly ConstructorCounter _counter;
     private readonly List<(int From, int To)> _backEdges = [];
 
@@ -52,6 +53,7 @@ internal sealed partial class CtorFlowAnalysis
         _code = code;
         _lambdas = services.Lambdas;
         _calls = services.Calls;
+        _fieldIsLambda = services.LambdaFields;
         _indexOf = new Dictionary<int, int>(code.Length);
         for (int i = 0; i < code.Length; i++)
             _indexOf[code[i].Offset] = i;
@@ -158,6 +160,8 @@ internal sealed partial class CtorFlowAnalysis
                 state = state.WithArg(first + k, new AddressValue(true, first + k), state.Stack);
             else if (types[k] is "System.Type" or "System.Reflection.TypeInfo")
                 state = state.WithArg(first + k, new TypeArgumentValue(first + k), state.Stack);
+            else if (IsLambdaType(types[k]))
+                state = state.WithArg(first + k, LambdaValue.Instance, state.Stack);
             else if (CtorCollectionTypes.Holds(types[k]) || _seedSequences && CtorCollectionTypes.IsSequence(types[k]))
                 state = state.WithArg(first + k, new CtorList(ParameterSite(first + k), CtorCollectionTypes.IsIndexable(types[k]), null, $"parameter {k + 1}"), state.Stack);
         }

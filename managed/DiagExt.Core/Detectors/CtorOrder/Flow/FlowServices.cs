@@ -23,4 +23,7 @@ internal sealed class FlowServices
     public RuntimeTypeBuilders Builders { get; }
 
     public MethodSummaries Summaries { get; }
+
+    /// <summary>Per field token, whether its declared type is an expression tree lambda (decoded once per assembly).</summary>
+    public Dictionary<int, bool> LambdaFields { get; } = [];
 }

@@ -137,6 +137,15 @@ internal sealed record FrameworkTypeValue(string Namespace, string Name) : FlowV
     public static FrameworkTypeValue Nullable { get; } = new("System", "Nullable`1");
 }
 
+/// <summary>An expression tree lambda (its static type LambdaExpression or Expression&lt;TDelegate&gt;): its Type is a delegate type.</summary>
+internal sealed record LambdaValue : FlowValue
+{
+    public static LambdaValue Instance { get; } = new();
+}
+
+/// <summary>A delegate type the code does not name (<see cref="From"/> says how it is known): one constructor, (object, IntPtr).</summary>
+internal sealed record DelegateTypeValue(string From) : FlowValue;
+
 /// <summary>Nullable.GetUnderlyingType(<see cref="Type"/>): not null when the type is a Nullable&lt;T&gt;.</summary>
 internal sealed record NullableProbeValue(FlowValue Type) : FlowValue;
 
