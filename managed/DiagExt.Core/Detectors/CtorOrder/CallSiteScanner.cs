@@ -69,6 +69,7 @@ public static class CallSiteScanner
                 byte[][] callers = newlyReturning.SelectMany(m => referring.GetValueOrDefault(m) ?? [MetadataTokens.GetToken(m)]).Distinct().Select(TokenBytes).ToArray();
                 todo = Calling(image, callers, [], cancellation);
             }
+            CallerTypeFacts.Settle(image, services, results, cancellation);
             var reviewed = new SuppressionAttributes(md);
             foreach ((MethodDefinitionHandle handle, FlowResult result) in results.OrderBy(r => MetadataTokens.GetToken(r.Key)))
             {
@@ -85,8 +86,11 @@ public static class CallSiteScanner
         return new CallSiteScan(sites, problems, 1, results.Count, suppressed) { LeftByCount = results.Values.SelectMany(r => r.LeftByCount).ToList() };
     }
 
-    /// <summary>Methods with a body that call one of the tokens, or take constructors, in metadata order.</summary>
-    private static List<MethodDefinitionHandle> Calling(AssemblyImage image, byte[][] needles, HashSet<MethodDefinitionHandle> takesCtors, CancellationToken cancellation)
+    /// <summary>
+    /// Methods with a body that call one of the tokens (or, with <paramref name="addressesToo"/>, take its address for a
+    /// delegate), or take constructors, in metadata order.
+    /// </summary>
+    internal static List<MethodDefinitionHandle> Calling(AssemblyImage image, byte[][] needles, HashSet<MethodDefinitionHandle> takesCtors, CancellationToken cancellation, bool addressesToo = false)
     {
         var found = new List<MethodDefinitionHandle>();
         foreach (MethodDefinitionHandle handle in image.Metadata.MethodDefinitions)
@@ -94,7 +98,7 @@ public static class CallSiteScanner
             cancellation.ThrowIfCancellationRequested();
             try
             {
-                if (image.Body(handle) is { } body && (takesCtors.Contains(handle) || ContainsCall(body.GetILBytes() ?? [], needles)))
+                if (image.Body(handle) is { } body && (takesCtors.Contains(handle) || ContainsCall(body.GetILBytes() ?? [], needles, addressesToo)))
                     found.Add(handle);
             }
             catch (Exception e) when (MalformedMetadata.Is(e))
@@ -128,7 +132,7 @@ public static class CallSiteScanner
     }
 
     /// <summary>Every token that names a method definition of this assembly: its own, member references (on generic instantiations) and method specifications.</summary>
-    private static Dictionary<MethodDefinitionHandle, List<int>> ReferringTokens(MetadataReader md)
+    internal static Dictionary<MethodDefinitionHandle, List<int>> ReferringTokens(MetadataReader md)
     {
         var map = new Dictionary<MethodDefinitionHandle, List<int>>();
         void Add(MethodDefinitionHandle? def, int token)
@@ -200,16 +204,18 @@ public static class CallSiteScanner
         return result;
     }
 
-    private static byte[] TokenBytes(int token) => BitConverter.GetBytes(token);
+    internal static byte[] TokenBytes(int token) => BitConverter.GetBytes(token);
 
     /// <summary>A byte-level pre-check: call (0x28) or callvirt (0x6F) followed by one of the tokens.</summary>
-    private static bool ContainsCall(byte[] il, byte[][] needles)
+    private static bool ContainsCall(byte[] il, byte[][] needles, bool addressesToo)
     {
         for (int i = 0; i + 5 <= il.Length; i++)
         {
-            if (il[i] is not (0x28 or 0x6F))
+            // call, callvirt; ldftn and ldvirtftn (FE 06, FE 07) have their token one byte further.
+            int at = il[i] is 0x28 or 0x6F ? i + 1 : addressesToo && il[i] == 0xFE && i + 6 <= il.Length && il[i + 1] is 0x06 or 0x07 ? i + 2 : -1;
+            if (at < 0)
                 continue;
-            ReadOnlySpan<byte> token = il.AsSpan(i + 1, 4);
+            ReadOnlySpan<byte> token = il.AsSpan(at, 4);
             foreach (byte[] needle in needles)
                 if (token.SequenceEqual(needle))
                     return true;

@@ -16,7 +16,7 @@ namespace DiagExt.Core.Detectors.CtorOrder;
 public static class StaticCtorOrderScan
 {
     /// <summary>Types named in the note of picks left alone by their constructor count: a framework scan leaves hundreds.</summary>
-    private const int MaxTypesNamed = 5;
+    private const int MaxTypesNamed = 10;
 
     /// <summary>A baseline file to read reviewed sites from, and/or one to write every site found to.</summary>
     public sealed record BaselineOptions(string? Read, string? Write);
@@ -65,8 +65,8 @@ public static class StaticCtorOrderScan
         if (scan.LeftByCount.Count > 0)
         {
             // Said so a reader sees why a pick they know of is missing: the count, not a blind spot.
-            var types = scan.LeftByCount.Distinct().ToList();
-            notes.Add($"{scan.LeftByCount.Count} pick(s) not reported because the type the code names has one matching constructor: " +
+            var types = scan.LeftByCount.Distinct().Order(StringComparer.Ordinal).ToList();
+            notes.Add($"{scan.LeftByCount.Count} pick(s) not reported because the type the code shows has one matching constructor: " +
                 string.Join(", ", types.Take(MaxTypesNamed)) + (types.Count > MaxTypesNamed ? $" and {types.Count - MaxTypesNamed} more" : ""));
         }
         if (reviewed is not null)

@@ -26,6 +26,9 @@ internal sealed partial class CtorFlowAnalysis
             args[argCount - 1 - i] = Peek(stack, i);
         FlowValue[] rest = Pop(stack, argCount);
         _callOffset = ins.Offset;
+        if (_callers.Active && !isNewobj && ins.OpCode != ILOpCode.Calli && LocalMethods.Resolve(_md, ins.Token) is { } callee && _callers.Wants(callee))
+            for (int i = 0; i < args.Length; i++)
+                _callers.Saw(callee, i, args[i]);
         // A call on a value type local ("ldloca e; call Enumerator.MoveNext") is a call on the local's value.
         if (method.HasThis && !isNewobj && argCount > 0 && args[0] is AddressValue { IsArgument: false } self)
             args[0] = Local(state, self.Index);
@@ -123,7 +126,7 @@ internal sealed partial class CtorFlowAnalysis
         switch (kind)
         {
             case KnownCallKind.TypeFromHandle or KnownCallKind.TypeInfo:
-                return first is TypeValue or TypeFromCall or FrameworkTypeValue or TypeArgumentValue or DelegateTypeValue ? first : FlowValue.Unknown;
+                return first is TypeValue or TypeFromCall or FrameworkTypeValue or TypeArgumentValue or DelegateTypeValue or TypeSetValue ? first : FlowValue.Unknown;
             case KnownCallKind.PassThrough when first is CtorList list:
                 return list with
                 {
@@ -188,24 +191,13 @@ internal sealed partial class CtorFlowAnalysis
             : PublicFlag | InstanceFlag;
         string flagsText = kind == KnownCallKind.DeclaredConstructors ? "" : args.Length > 1 ? (flags >= 0 ? $"({((System.Reflection.BindingFlags)flags).ToString().Replace(", ", " | ", StringComparison.Ordinal)})" : "(flags)") : "()";
         string source = kind == KnownCallKind.DeclaredConstructors ? "DeclaredConstructors" : $"GetConstructors{flagsText}";
-        string? appliedTo = type switch
-        {
-            TypeValue t => t.Name,
-            FrameworkTypeValue tested => $"{tested.Namespace}.{tested.Name} (the code tested it)",
-            DelegateTypeValue d => $"a delegate type ({d.From})",
-            _ => null,
-        };
-        int? count = type switch
-        {
-            TypeValue known => _counter.Count(known.Handle, flags),
-            FrameworkTypeValue framework => ConstructorCounter.CountFramework(framework.Namespace, framework.Name, flags),
-            // The runtime gives every delegate type one public instance constructor.
-            DelegateTypeValue => flags < 0 ? null : (flags & PublicFlag) != 0 && (flags & InstanceFlag) != 0 ? 1 : 0,
-            _ => null,
-        };
+        string? appliedTo = KnownTypes.Describe(type);
+        int? count = KnownTypes.Count(_counter, type, flags);
         _appliedTo[ins.Offset] = (appliedTo, type is TypeValue tv ? tv.Handle : default, count, flags);
         if (type is TypeFromCall)
             _typeOrigin[ins.Offset] = type;
+        if (type is TypeArgumentValue parameter)
+            _fromTypeParameter[ins.Offset] = parameter.Index;
         var list = new CtorList(ins.Offset, kind == KnownCallKind.GetConstructors, null, appliedTo is null ? source : $"typeof({MetadataNames.Short(appliedTo)}).{source}");
         return (list, count);
     }

@@ -196,7 +196,11 @@ internal sealed partial class CtorFlowAnalysis
             case ILOpCode.Ldtoken:
                 return state.WithStack(Push(stack, TypeToken(ins.Token)));
             case ILOpCode.Ldftn:
+                NoteAddressTaken(ins.Token);
                 return state.WithStack(Push(stack, LocalMethods.Resolve(_md, ins.Token) is { } target ? new MethodValue(target, false) : FlowValue.Unknown));
+            case ILOpCode.Ldvirtftn:
+                NoteAddressTaken(ins.Token);
+                return state.WithStack(Push(Pop(stack, 1), FlowValue.Unknown));
             case ILOpCode.Ldsfld:
                 return state.WithStack(Push(stack, _cachedLambdas.TryGetValue(ins.Token, out MethodDefinitionHandle lambda)
                     ? new MethodValue(lambda, true)
@@ -237,6 +241,13 @@ internal sealed partial class CtorFlowAnalysis
         for (int i = 0; i < push; i++)
             result = Push(result, FlowValue.Unknown);
         return state.WithStack(result);
+    }
+
+    /// <summary>A method whose address is taken can be called through a delegate with anything: its callers say nothing.</summary>
+    private void NoteAddressTaken(int token)
+    {
+        if (_callers.Active && LocalMethods.Resolve(_md, token) is { } method && _callers.Wants(method))
+            _callers.Escaped(method);
     }
 
     private FlowState StoreLocal(FlowState state, int index)

@@ -14,6 +14,9 @@ internal sealed partial class CtorFlowAnalysis
     /// <summary>Getters whose type the code takes apart (GenericTypeArguments): a constructed generic of a shape it expects.</summary>
     private readonly HashSet<int> _takenApart = [];
 
+    /// <summary>List sites taken from the method's own System.Type parameter: site -> argument index.</summary>
+    private readonly Dictionary<int, int> _fromTypeParameter = [];
+
     /// <summary>List sites whose constructor the code hands to TypeBuilder: a type it emits itself.</summary>
     private readonly HashSet<int> _emitted = [];
 

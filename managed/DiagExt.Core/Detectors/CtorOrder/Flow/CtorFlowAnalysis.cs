@@ -34,6 +34,7 @@ internal sealed partial class CtorFlowAnalysis
     private readonly Dictionary<int, string> _leftByCount = [];
     private readonly FlowState?[] _in;
     private readonly Dictionary<int, bool> _fieldIsLambda;
+    private readonly CallerArguments _callers;
     private readonly ConstructorCounter _counter;
     private readonly List<(int From, int To)> _backEdges = [];
 
@@ -54,6 +55,7 @@ internal sealed partial class CtorFlowAnalysis
         _lambdas = services.Lambdas;
         _calls = services.Calls;
         _fieldIsLambda = services.LambdaFields;
+        _callers = services.Callers;
         _indexOf = new Dictionary<int, int>(code.Length);
         for (int i = 0; i < code.Length; i++)
             _indexOf[code[i].Offset] = i;

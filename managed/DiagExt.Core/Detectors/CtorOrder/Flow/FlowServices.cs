@@ -24,6 +24,9 @@ internal sealed class FlowServices
 
     public MethodSummaries Summaries { get; }
 
+    /// <summary>What callers pass the private methods whose picks depend on a Type parameter (filled by <see cref="CallerTypeFacts"/>).</summary>
+    public CallerArguments Callers { get; } = new();
+
     /// <summary>Per field token, whether its declared type is an expression tree lambda (decoded once per assembly).</summary>
     public Dictionary<int, bool> LambdaFields { get; } = [];
 }

@@ -32,6 +32,9 @@ internal abstract record FlowValue
             return a is CounterValue ? a : b;
         if (a is CtorEnumerator na && b is CtorEnumerator nb && na.List.Site == nb.List.Site)
             return new CtorEnumerator(na.List.JoinWith(nb.List), na.Moves == nb.Moves ? na.Moves : null);
+        // "t = c ? typeof(A) : typeof(B)": one of a few known types.
+        if (TypeSetValue.Of(a, b) is { } types)
+            return types;
         return Unknown;
     }
 
@@ -145,6 +148,42 @@ internal sealed record LambdaValue : FlowValue
 
 /// <summary>A delegate type the code does not name (<see cref="From"/> says how it is known): one constructor, (object, IntPtr).</summary>
 internal sealed record DelegateTypeValue(string From) : FlowValue;
+
+/// <summary>
+/// One of a few types the code shows (<see cref="TypeValue"/>, <see cref="FrameworkTypeValue"/>, <see cref="DelegateTypeValue"/>),
+/// as two paths join: "c ? typeof(A&lt;&gt;).MakeGenericType(t) : typeof(B&lt;&gt;).MakeGenericType(t)". A pick from its constructors
+/// is left alone when every one of them has at most one that matches.
+/// </summary>
+internal sealed record TypeSetValue : FlowValue
+{
+    /// <summary>Beyond this many, nothing is said: a fixpoint over a growing set stops here.</summary>
+    public const int MaxTypes = 8;
+
+    private TypeSetValue(IReadOnlyList<FlowValue> types) => Types = types;
+
+    /// <summary>The types, in a fixed order (so that equal sets are equal values).</summary>
+    public IReadOnlyList<FlowValue> Types { get; }
+
+    public static TypeSetValue? Of(FlowValue a, FlowValue b)
+    {
+        if (Members(a) is not { } left || Members(b) is not { } right)
+            return null;
+        List<FlowValue> union = left.Concat(right).Distinct()
+            .OrderBy(t => t.ToString(), StringComparer.Ordinal).ThenBy(t => t is TypeValue tv ? System.Reflection.Metadata.Ecma335.MetadataTokens.GetToken(tv.Handle) : 0).ToList();
+        return union.Count <= MaxTypes ? new TypeSetValue(union) : null;
+    }
+
+    private static IEnumerable<FlowValue>? Members(FlowValue v) => v switch
+    {
+        TypeValue or FrameworkTypeValue or DelegateTypeValue => [v],
+        TypeSetValue set => set.Types,
+        _ => null,
+    };
+
+    public bool Equals(TypeSetValue? other) => other is not null && Types.SequenceEqual(other.Types);
+
+    public override int GetHashCode() => Types.Aggregate(17, (h, t) => h * 31 + t.GetHashCode());
+}
 
 /// <summary>Nullable.GetUnderlyingType(<see cref="Type"/>): not null when the type is a Nullable&lt;T&gt;.</summary>
 internal sealed record NullableProbeValue(FlowValue Type) : FlowValue;
