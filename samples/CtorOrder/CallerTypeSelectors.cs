@@ -6,7 +6,8 @@ namespace CtorOrderSample;
 /// Issue 41, category 4 through callers (the shape of MassTransit's state machine registrations): a private helper picks
 /// from the constructors of the Type its callers pass. Every caller passes one of the sample's own generic types, each
 /// declaring one constructor, so the helper cannot depend on the order. The controls below it are flagged: a caller that
-/// passes a type with two constructors, and a helper whose address is taken (a delegate may pass it anything).
+/// passes a type with two constructors, a helper whose address is taken (a delegate may pass it anything) and one an
+/// expression tree calls.
 /// </summary>
 public static class CallerTypeSelectors
 {
@@ -29,6 +30,13 @@ public static class CallerTypeSelectors
     public static Func<Type, ConstructorInfo> AsDelegate() => CreateThroughDelegate;
 
     private static ConstructorInfo CreateThroughDelegate(Type type) => type.GetConstructors()[0];
+
+    public static ConstructorInfo DirectToo() => CreateInExpressionTree(typeof(PlainRegistration<int>));
+
+    /// <summary>An expression tree calls it through its handle (ldtoken): what it is passed there is anyone's.</summary>
+    public static System.Linq.Expressions.Expression<Func<Type, ConstructorInfo>> AsExpressionTree() => t => CreateInExpressionTree(t);
+
+    private static ConstructorInfo CreateInExpressionTree(Type type) => type.GetConstructors()[0];
 
     public sealed class PlainRegistration<T>(object payload)
     {

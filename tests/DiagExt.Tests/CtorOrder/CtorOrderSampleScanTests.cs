@@ -49,6 +49,7 @@ public class CtorOrderSampleScanTests
         "CtorOrderSample.FlowSelectors.OfExpressionType", // issue 41: any expression's Type, not a lambda's delegate type
         "CtorOrderSample.CallerTypeSelectors.CreateFromEither", // issue 41: one caller passes a type with two constructors
         "CtorOrderSample.CallerTypeSelectors.CreateThroughDelegate", // issue 41: its address is taken, so any type may come
+        "CtorOrderSample.CallerTypeSelectors.CreateInExpressionTree", // issue 41: an expression tree calls it through its handle
     ];
 
     /// <summary>Picks on types only the sample knows (emitted with TypeBuilder, a wrapper fixed by convention): information.</summary>

@@ -88,7 +88,7 @@ public static class CallSiteScanner
 
     /// <summary>
     /// Methods with a body that call one of the tokens (or, with <paramref name="addressesToo"/>, take its address for a
-    /// delegate), or take constructors, in metadata order.
+    /// delegate or its handle for an expression tree), or take constructors, in metadata order.
     /// </summary>
     internal static List<MethodDefinitionHandle> Calling(AssemblyImage image, byte[][] needles, HashSet<MethodDefinitionHandle> takesCtors, CancellationToken cancellation, bool addressesToo = false)
     {
@@ -211,8 +211,10 @@ public static class CallSiteScanner
     {
         for (int i = 0; i + 5 <= il.Length; i++)
         {
-            // call, callvirt; ldftn and ldvirtftn (FE 06, FE 07) have their token one byte further.
-            int at = il[i] is 0x28 or 0x6F ? i + 1 : addressesToo && il[i] == 0xFE && i + 6 <= il.Length && il[i + 1] is 0x06 or 0x07 ? i + 2 : -1;
+            // call, callvirt (and, with addresses, ldtoken: an expression tree's Expression.Call); ldftn and ldvirtftn
+            // (FE 06, FE 07) have their token one byte further.
+            int at = il[i] is 0x28 or 0x6F || addressesToo && il[i] == 0xD0 ? i + 1
+                : addressesToo && il[i] == 0xFE && i + 6 <= il.Length && il[i + 1] is 0x06 or 0x07 ? i + 2 : -1;
             if (at < 0)
                 continue;
             ReadOnlySpan<byte> token = il.AsSpan(at, 4);

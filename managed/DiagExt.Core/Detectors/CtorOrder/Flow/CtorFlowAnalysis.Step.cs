@@ -194,6 +194,7 @@ internal sealed partial class CtorFlowAnalysis
             case ILOpCode.Ldnull:
                 return state.WithStack(Push(stack, NullValue.Instance));
             case ILOpCode.Ldtoken:
+                NoteAddressTaken(ins.Token); // a method's handle: an expression tree may call it with anything
                 return state.WithStack(Push(stack, TypeToken(ins.Token)));
             case ILOpCode.Ldftn:
                 NoteAddressTaken(ins.Token);
@@ -243,7 +244,10 @@ internal sealed partial class CtorFlowAnalysis
         return state.WithStack(result);
     }
 
-    /// <summary>A method whose address is taken can be called through a delegate with anything: its callers say nothing.</summary>
+    /// <summary>
+    /// A method whose address (ldftn) or handle (ldtoken, for Expression.Call) is taken can be called with anything: its
+    /// callers say nothing.
+    /// </summary>
     private void NoteAddressTaken(int token)
     {
         if (_callers.Active && LocalMethods.Resolve(_md, token) is { } method && _callers.Wants(method))
