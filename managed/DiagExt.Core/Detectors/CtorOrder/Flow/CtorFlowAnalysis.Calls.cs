@@ -198,7 +198,15 @@ internal sealed partial class CtorFlowAnalysis
             _typeOrigin[ins.Offset] = type;
         if (type is TypeArgumentValue parameter)
             _fromTypeParameter[ins.Offset] = parameter.Index;
-        var list = new CtorList(ins.Offset, kind == KnownCallKind.GetConstructors, null, appliedTo is null ? source : $"typeof({MetadataNames.Short(appliedTo)}).{source}");
+        // The receiver is written into the pattern when a pick is judged: a later pass may know the type better (two
+        // paths joined), while the list the first pass made lives on in the states it reached.
+        _receivers[ins.Offset] = (source, type switch
+        {
+            TypeSetValue set => $"(one of {set.Types.Count} types).",
+            DelegateTypeValue => "(a delegate type).",
+            _ => appliedTo is null ? "" : $"typeof({MetadataNames.Short(appliedTo)}).",
+        });
+        var list = new CtorList(ins.Offset, kind == KnownCallKind.GetConstructors, null, source);
         return (list, count);
     }
 

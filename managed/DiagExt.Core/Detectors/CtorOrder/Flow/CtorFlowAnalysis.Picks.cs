@@ -145,7 +145,7 @@ internal sealed partial class CtorFlowAnalysis
             _leftByCount.TryAdd(offset, $"{name} ({arity} parameters)");
             return null;
         }
-        string pattern = list.Chain + pick + (list.Order is { CanTie: true } order ? $" ({order.TieText})" : "");
+        string pattern = WithReceiver(list) + pick + (list.Order is { CanTie: true } order ? $" ({order.TieText})" : "");
         // Proven: the code names the type and it has several matching constructors, so which one comes first is reflection's choice.
         bool proven = count > 1 && list.Order is null && predicate is null && list.Filter is null;
         return new CtorPick(_method, Math.Max(list.Site, -1), offset, pattern, name, handle, list.Order is not null, proven ? count : null, proven ? null : UnknownBecause(list.Site))
@@ -154,6 +154,15 @@ internal sealed partial class CtorFlowAnalysis
             TypeParameter = _fromTypeParameter.TryGetValue(list.Site, out int parameter) ? parameter : null,
             Flags = flags,
         };
+    }
+
+    /// <summary>The list's chain with the receiver of its source written in, as the last pass knows it.</summary>
+    private string WithReceiver(CtorList list)
+    {
+        if (!_receivers.TryGetValue(list.Site, out (string Source, string Receiver) r) || r.Receiver.Length == 0)
+            return list.Chain;
+        int at = list.Chain.IndexOf(r.Source, StringComparison.Ordinal);
+        return at < 0 ? list.Chain : list.Chain.Insert(at, r.Receiver);
     }
 
     private static bool IsElementLoad(ILOpCode op) => op is ILOpCode.Ldelem_ref or ILOpCode.Ldelem or ILOpCode.Ldelema;

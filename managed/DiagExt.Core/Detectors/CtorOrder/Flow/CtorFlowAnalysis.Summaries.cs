@@ -38,7 +38,7 @@ internal sealed partial class CtorFlowAnalysis
         }
         if (found is null)
             return null;
-        string chain = IsIteratorBody() ? $"{found.Chain} (yielded)" : found.Chain;
+        string chain = IsIteratorBody() ? $"{WithReceiver(found)} (yielded)" : WithReceiver(found);
         return new MethodSummaries.ReturnedList(found.IsIndexable, found.Order, chain);
     }
 

@@ -14,6 +14,9 @@ internal sealed partial class CtorFlowAnalysis
     /// <summary>Getters whose type the code takes apart (GenericTypeArguments): a constructed generic of a shape it expects.</summary>
     private readonly HashSet<int> _takenApart = [];
 
+    /// <summary>Per list site: its source's text and what to write before it (typeof(T)., or nothing when the type is unknown).</summary>
+    private readonly Dictionary<int, (string Source, string Receiver)> _receivers = [];
+
     /// <summary>List sites taken from the method's own System.Type parameter: site -> argument index.</summary>
     private readonly Dictionary<int, int> _fromTypeParameter = [];
 
