@@ -52,6 +52,9 @@ internal sealed class ConstructorList
     /// </summary>
     public bool IsDelegate { get; private set; }
 
+    /// <summary>The types named on each side of a conditional ("c ? typeof(A) : typeof(B)"), when <see cref="Type"/> is not one type.</summary>
+    public IReadOnlyList<INamedTypeSymbol>? Alternatives { get; private set; }
+
     /// <summary>The local the list was read from, if any (for a length check on it).</summary>
     public ILocalSymbol? Local { get; private set; }
 
@@ -102,7 +105,12 @@ internal sealed class ConstructorList
     {
         bool declared = source is IPropertyReferenceOperation;
         (ITypeSymbol? type, bool isDelegate) = NamedType(receiver);
-        var list = new ConstructorList(source, type, declared ? Public | NonPublic | Instance | Static : flags) { Local = local, IsDelegate = isDelegate };
+        var list = new ConstructorList(source, type, declared ? Public | NonPublic | Instance | Static : flags)
+        {
+            Local = local,
+            IsDelegate = isDelegate,
+            Alternatives = type is null && !isDelegate ? NamedOnEachSide(receiver, 0) : null,
+        };
         if (local is not null && SortedInPlaceBy(source, local, out IOperation? comparison))
         {
             list.Direct = false;
@@ -166,11 +174,44 @@ internal sealed class ConstructorList
     {
         if (IsDelegate && Flags >= 0)
             return (Flags & Public) != 0 && (Flags & Instance) != 0 && (arity < 0 || arity == 2) ? 1 : 0;
+        if (Alternatives is { } types && Flags >= 0)
+            return types.Max(t => CountOf(t, arity));
         if (Type is not INamedTypeSymbol named || Flags < 0)
             return null;
-        IEnumerable<IMethodSymbol> all = named.InstanceConstructors.Concat(named.StaticConstructors);
-        return all.Count(c => Matches(c, Flags) && (arity < 0 || c.Parameters.Length == arity));
+        return CountOf(named, arity);
     }
+
+    private int CountOf(INamedTypeSymbol named, int arity) =>
+        named.InstanceConstructors.Concat(named.StaticConstructors).Count(c => Matches(c, Flags) && (arity < 0 || c.Parameters.Length == arity));
+
+    /// <summary>"c ? typeof(A) : typeof(B)" (nested too, through locals and conversions): the types on every side, when each is named.</summary>
+    private static List<INamedTypeSymbol>? NamedOnEachSide(IOperation? receiver, int depth)
+    {
+        for (int i = 0; i < MaxSteps && depth < MaxSteps && receiver is not null; i++)
+        {
+            switch (receiver)
+            {
+                case IConversionOperation conversion:
+                    receiver = conversion.Operand;
+                    continue;
+                case IParenthesizedOperation parenthesized:
+                    receiver = parenthesized.Operand;
+                    continue;
+                case ILocalReferenceOperation local:
+                    receiver = SingleAssignment(local);
+                    continue;
+                case IConditionalOperation { WhenFalse: { } whenFalse } conditional:
+                    List<INamedTypeSymbol>? left = Side(conditional.WhenTrue, depth), right = Side(whenFalse, depth);
+                    return left is null || right is null ? null : left.Concat(right).ToList();
+                default:
+                    return null;
+            }
+        }
+        return null;
+    }
+
+    private static List<INamedTypeSymbol>? Side(IOperation side, int depth) =>
+        NamedType(side).Type is INamedTypeSymbol named ? new List<INamedTypeSymbol> { named } : NamedOnEachSide(side, depth + 1);
 
     /// <summary>How many of the named type's listed constructors wear <paramref name="attribute"/> (or an attribute derived from it).</summary>
     public int? CountMarked(INamedTypeSymbol attribute) =>

@@ -16,7 +16,7 @@ namespace DiagExt.Analyzers;
 /// attribute no two constructors of the named type wear), a length check proving one, a type the code knows (typeof,
 /// MakeGenericType's definition, GetType() of a sealed type) with at most one matching constructor (of the arity the
 /// predicate asks for), a delegate type the code does not name (a LambdaExpression's Type, Expression.GetFuncType):
-/// one constructor. The IL scan
+/// one constructor; types named on each side of a conditional are all counted. The IL scan
 /// (diagext ctororder --assembly) uses the same definition for binaries; this runs where the source is, in the IDE and CI.
 /// Severity: dotnet_diagnostic.DXC0001.severity in .editorconfig.
 /// </summary>

@@ -202,6 +202,25 @@ public class CtorOrderAnalyzerTests
         }
         """, Verify.Diagnostic(0, "e.Type.GetConstructors()[0]"));
 
+    /// <summary>Issue 41, category 4: a type named on each side of a conditional; one with two constructors is reported.</summary>
+    [Test]
+    public Task Types_named_on_both_sides_of_a_conditional_are_all_counted() => Verify.Analyzer(Usings + """
+        public sealed class One { public One(int x) { } }
+        public sealed class OneToo { public OneToo(string s) { } }
+        public sealed class Two { public Two(int x) { } public Two(string s) { } }
+        static class C
+        {
+            static ConstructorInfo EitherOne(bool b) => (b ? typeof(One) : typeof(OneToo)).GetConstructors()[0];
+            static ConstructorInfo Nested(int k)
+            {
+                Type type = k == 0 ? typeof(One) : k == 1 ? typeof(OneToo) : typeof(One);
+                return type.GetConstructors().First();
+            }
+            static ConstructorInfo EitherTwo(bool b) => {|#0:(b ? typeof(One) : typeof(Two)).GetConstructors()[0]|};
+            static ConstructorInfo EitherUnknown(bool b, Type t) => {|#1:(b ? typeof(One) : t).GetConstructors()[0]|};
+        }
+        """, Verify.Diagnostic(0, "(b ? typeof(One) : typeof(Two)).GetConstructors()[0]"), Verify.Diagnostic(1, "(b ? typeof(One) : t).GetConstructors()[0]"));
+
     /// <summary>Issue 41, category 3: a marker attribute picks one constructor only when one wears it; the source of a named type shows how many do.</summary>
     [Test]
     public Task A_marker_two_constructors_wear_is_reported() => Verify.Analyzer(Usings + """
