@@ -69,7 +69,16 @@ public static class CallSiteScanner
                 byte[][] callers = newlyReturning.SelectMany(m => referring.GetValueOrDefault(m) ?? [MetadataTokens.GetToken(m)]).Distinct().Select(TokenBytes).ToArray();
                 todo = Calling(image, callers, [], cancellation);
             }
-            CallerTypeFacts.Settle(image, services, results, cancellation);
+            try
+            {
+                CallerTypeFacts.Settle(image, services, results, cancellation);
+            }
+            catch (Exception e) when (MalformedMetadata.Is(e))
+            {
+                // Callers that cannot be read settle nothing: the picks stay as the methods' own analysis found them.
+                if (problems.Count < MaxProblemsPerAssembly)
+                    problems.Add($"{image.DisplayName}: callers of private helpers not read: {OneLine(e.Message)}");
+            }
             var reviewed = new SuppressionAttributes(md);
             foreach ((MethodDefinitionHandle handle, FlowResult result) in results.OrderBy(r => MetadataTokens.GetToken(r.Key)))
             {
