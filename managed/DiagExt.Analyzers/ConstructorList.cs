@@ -104,12 +104,12 @@ internal sealed class ConstructorList
     private static ConstructorList Make(IOperation source, IOperation? receiver, int flags, List<IOperation> steps, ILocalSymbol? local)
     {
         bool declared = source is IPropertyReferenceOperation;
-        (ITypeSymbol? type, bool isDelegate) = NamedType(receiver);
+        (ITypeSymbol? type, bool isDelegate, List<INamedTypeSymbol>? eachSide) = NamedType(receiver);
         var list = new ConstructorList(source, type, declared ? Public | NonPublic | Instance | Static : flags)
         {
             Local = local,
             IsDelegate = isDelegate,
-            Alternatives = type is null && !isDelegate ? NamedOnEachSide(receiver, 0) : null,
+            Alternatives = eachSide,
         };
         if (local is not null && SortedInPlaceBy(source, local, out IOperation? comparison))
         {
@@ -184,35 +184,6 @@ internal sealed class ConstructorList
     private int CountOf(INamedTypeSymbol named, int arity) =>
         named.InstanceConstructors.Concat(named.StaticConstructors).Count(c => Matches(c, Flags) && (arity < 0 || c.Parameters.Length == arity));
 
-    /// <summary>"c ? typeof(A) : typeof(B)" (nested too, through locals and conversions): the types on every side, when each is named.</summary>
-    private static List<INamedTypeSymbol>? NamedOnEachSide(IOperation? receiver, int depth)
-    {
-        for (int i = 0; i < MaxSteps && depth < MaxSteps && receiver is not null; i++)
-        {
-            switch (receiver)
-            {
-                case IConversionOperation conversion:
-                    receiver = conversion.Operand;
-                    continue;
-                case IParenthesizedOperation parenthesized:
-                    receiver = parenthesized.Operand;
-                    continue;
-                case ILocalReferenceOperation local:
-                    receiver = SingleAssignment(local);
-                    continue;
-                case IConditionalOperation { WhenFalse: { } whenFalse } conditional:
-                    List<INamedTypeSymbol>? left = Side(conditional.WhenTrue, depth), right = Side(whenFalse, depth);
-                    return left is null || right is null ? null : left.Concat(right).ToList();
-                default:
-                    return null;
-            }
-        }
-        return null;
-    }
-
-    private static List<INamedTypeSymbol>? Side(IOperation side, int depth) =>
-        NamedType(side).Type is INamedTypeSymbol named ? new List<INamedTypeSymbol> { named } : NamedOnEachSide(side, depth + 1);
-
     /// <summary>How many of the named type's listed constructors wear <paramref name="attribute"/> (or an attribute derived from it).</summary>
     public int? CountMarked(INamedTypeSymbol attribute) =>
         Type is INamedTypeSymbol && Flags >= 0
@@ -245,29 +216,35 @@ internal sealed class ConstructorList
         return accessOk && kindOk && !(ctor.IsImplicitlyDeclared && ctor.ContainingType.IsValueType && ctor.Parameters.Length == 0);
     }
 
-    /// <summary>The type the receiver is, when the code shows it; or that it is some delegate type.</summary>
-    private static (ITypeSymbol? Type, bool IsDelegate) NamedType(IOperation? receiver)
+    /// <summary>
+    /// The type the receiver is, when the code shows it; or that it is some delegate type; or, for "c ? typeof(A) :
+    /// typeof(B)" (nested too), the type named on each side, when every side names one.
+    /// </summary>
+    private static (ITypeSymbol? Type, bool IsDelegate, List<INamedTypeSymbol>? EachSide) NamedType(IOperation? receiver, int depth = 0)
     {
         for (int i = 0; i < MaxSteps && receiver is not null; i++)
         {
             switch (receiver)
             {
                 case ITypeOfOperation typeOf:
-                    return (typeOf.TypeOperand is INamedTypeSymbol { IsUnboundGenericType: false } or IArrayTypeSymbol ? typeOf.TypeOperand : null, false);
+                    return (typeOf.TypeOperand is INamedTypeSymbol { IsUnboundGenericType: false } or IArrayTypeSymbol ? typeOf.TypeOperand : null, false, null);
                 // typeof(G<>).MakeGenericType(...): every instantiation has the constructors G declares.
                 case IInvocationOperation { TargetMethod.Name: "MakeGenericType", Instance: ITypeOfOperation { TypeOperand: INamedTypeSymbol { IsUnboundGenericType: true } generic } }:
-                    return (generic.OriginalDefinition, false);
+                    return (generic.OriginalDefinition, false, null);
                 // x.GetType() where x's type can have no subclass (sealed, a struct, an anonymous type): that type exactly.
                 case IInvocationOperation { TargetMethod.Name: "GetType", Arguments.Length: 0, Instance: { } instance }
                     when ExactType(instance) is { } exact:
-                    return (exact, false);
+                    return (exact, false, null);
                 // lambda.Type: Expression<TDelegate>'s is TDelegate, a LambdaExpression's some delegate type.
                 case IPropertyReferenceOperation { Property.Name: "Type", Instance: { } lambda } when IsLambda(lambda.Type, out INamedTypeSymbol? delegateType):
-                    return delegateType is not null ? (delegateType, false) : (null, true);
+                    return (delegateType, delegateType is null, null);
                 // Expression.GetFuncType(...), GetActionType(...), GetDelegateType(...): delegate types by construction.
                 case IInvocationOperation { TargetMethod: { Name: "GetFuncType" or "GetActionType" or "GetDelegateType", IsStatic: true } factory }
                     when factory.ContainingType?.ToDisplayString() == "System.Linq.Expressions.Expression":
-                    return (null, true);
+                    return (null, true, null);
+                // c ? typeof(A) : typeof(B): each side's type is counted.
+                case IConditionalOperation { WhenFalse: { } whenFalse } conditional when depth < MaxSteps:
+                    return (null, false, Side(conditional.WhenTrue, depth) is { } left && Side(whenFalse, depth) is { } right ? left.Concat(right).ToList() : null);
                 case IConversionOperation conversion:
                     receiver = conversion.Operand;
                     continue;
@@ -279,11 +256,18 @@ internal sealed class ConstructorList
                     receiver = SingleAssignment(local);
                     continue;
                 default:
-                    return (null, false);
+                    return (null, false, null);
             }
         }
-        return (null, false);
+        return (null, false, null);
     }
+
+    private static List<INamedTypeSymbol>? Side(IOperation side, int depth) => NamedType(side, depth + 1) switch
+    {
+        (INamedTypeSymbol named, _, _) => new List<INamedTypeSymbol> { named },
+        (_, _, { } eachSide) => eachSide,
+        _ => null,
+    };
 
     /// <summary>
     /// Whether a static type derives from LambdaExpression, and its delegate type when Expression&lt;TDelegate&gt; names
