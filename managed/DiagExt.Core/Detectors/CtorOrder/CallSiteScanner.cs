@@ -66,12 +66,12 @@ public static class CallSiteScanner
                 if (newlyReturning.Count == 0)
                     break;
                 referring ??= ReferringTokens(md);
-                byte[][] callers = newlyReturning.SelectMany(m => referring.GetValueOrDefault(m) ?? [MetadataTokens.GetToken(m)]).Distinct().Select(TokenBytes).ToArray();
+                byte[][] callers = CallNeedles(newlyReturning, referring);
                 todo = Calling(image, callers, [], cancellation);
             }
             try
             {
-                CallerTypeFacts.Settle(image, services, results, cancellation);
+                CallerTypeFacts.Settle(image, services, results, referring, cancellation);
             }
             catch (Exception e) when (MalformedMetadata.Is(e))
             {
@@ -139,6 +139,10 @@ public static class CallSiteScanner
         }
         return null;
     }
+
+    /// <summary>The bytes of every token that names one of <paramref name="methods"/>: what a call to them holds.</summary>
+    internal static byte[][] CallNeedles(IEnumerable<MethodDefinitionHandle> methods, Dictionary<MethodDefinitionHandle, List<int>> referring) =>
+        methods.SelectMany(m => referring.GetValueOrDefault(m) ?? [MetadataTokens.GetToken(m)]).Distinct().Select(TokenBytes).ToArray();
 
     /// <summary>Every token that names a method definition of this assembly: its own, member references (on generic instantiations) and method specifications.</summary>
     internal static Dictionary<MethodDefinitionHandle, List<int>> ReferringTokens(MetadataReader md)
@@ -213,7 +217,7 @@ public static class CallSiteScanner
         return result;
     }
 
-    internal static byte[] TokenBytes(int token) => BitConverter.GetBytes(token);
+    private static byte[] TokenBytes(int token) => BitConverter.GetBytes(token);
 
     /// <summary>A byte-level pre-check: call (0x28) or callvirt (0x6F) followed by one of the tokens.</summary>
     private static bool ContainsCall(byte[] il, byte[][] needles, bool addressesToo)

@@ -1,6 +1,5 @@
 using System.Reflection;
 using System.Reflection.Metadata;
-using System.Reflection.Metadata.Ecma335;
 using DiagExt.Core.Detectors.CtorOrder.Flow;
 using DiagExt.Core.Il;
 
@@ -16,7 +15,9 @@ namespace DiagExt.Core.Detectors.CtorOrder;
 /// </summary>
 internal static class CallerTypeFacts
 {
-    public static void Settle(AssemblyImage image, FlowServices services, Dictionary<MethodDefinitionHandle, FlowResult> results, CancellationToken cancellation)
+    /// <param name="referring">The tokens naming each method, when the scan already built them (else built here).</param>
+    public static void Settle(AssemblyImage image, FlowServices services, Dictionary<MethodDefinitionHandle, FlowResult> results,
+        Dictionary<MethodDefinitionHandle, List<int>>? referring, CancellationToken cancellation)
     {
         MetadataReader md = image.Metadata;
         List<MethodDefinitionHandle> candidates = results
@@ -25,8 +26,7 @@ internal static class CallerTypeFacts
         if (candidates.Count == 0)
             return;
         services.Callers.Want(candidates);
-        Dictionary<MethodDefinitionHandle, List<int>> referring = CallSiteScanner.ReferringTokens(md);
-        byte[][] needles = candidates.SelectMany(m => referring.GetValueOrDefault(m) ?? [MetadataTokens.GetToken(m)]).Distinct().Select(CallSiteScanner.TokenBytes).ToArray();
+        byte[][] needles = CallSiteScanner.CallNeedles(candidates, referring ?? CallSiteScanner.ReferringTokens(md));
         foreach (MethodDefinitionHandle caller in CallSiteScanner.Calling(image, needles, [], cancellation, addressesToo: true))
         {
             cancellation.ThrowIfCancellationRequested();
