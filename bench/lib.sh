@@ -43,7 +43,8 @@ measure() {
 
 # cost_pairs NAME PAIRS A... -- B...: what A costs over B, from PAIRS alternated runs (A, B, A, B ...: a machine whose
 # speed drifts slows both sides of a pair alike), each pair's ratio A/B - 1 in %, wall and CPU. Sets cost_wall and
-# cost_cpu to "MEDIAN MIN MAX" of the pair ratios (quote the median; the spread says how noisy the machine was).
+# cost_cpu to "MEDIAN MIN MAX" of the pair ratios (quote the median; the spread says how noisy the machine was), and
+# cost_b_wall to the median wall of B's runs, in seconds.
 # Fails when a run exits above 3 (an error, not an analysis).
 cost_pairs() {
     local name=$1 pairs=$2; shift 2
@@ -51,7 +52,7 @@ cost_pairs() {
     for arg in "$@"; do
         if [ "$side" = a ] && [ "$arg" = -- ]; then side=b; elif [ "$side" = a ]; then a+=("$arg"); else b+=("$arg"); fi
     done
-    local walls=() cpus=()
+    local walls=() cpus=() b_walls=()
     for i in $(seq 1 "$pairs"); do
         timed_run "$runs/$name.a$i" "${a[@]}"
         [ "$run_status" -le 3 ] || { cat "$runs/$name.a$i.err" >&2; fail "$name: ${a[*]} exited $run_status"; }
@@ -59,10 +60,12 @@ cost_pairs() {
         timed_run "$runs/$name.b$i" "${b[@]}"
         [ "$run_status" -le 3 ] || { cat "$runs/$name.b$i.err" >&2; fail "$name: ${b[*]} exited $run_status"; }
         walls+=("$(calc "($wa / $run_clock - 1) * 100")")
+        b_walls+=("$run_clock")
         cpus+=("$(awk -v a="$ca" -v b="$run_cpu" 'BEGIN { printf "%.4f", (b > 0 ? (a / b - 1) * 100 : 0) }')")
     done
     cost_wall=$(printf '%s\n' "${walls[@]}" | median_spread)
     cost_cpu=$(printf '%s\n' "${cpus[@]}" | median_spread)
+    cost_b_wall=$(printf '%s\n' "${b_walls[@]}" | median_spread | cut -d' ' -f1)
     log "$(printf '%-28s %s pairs: wall %+.1f %% (median; %+.1f to %+.1f), CPU %+.1f %%' "$name" "$pairs" $cost_wall ${cost_cpu%% *})"
 }
 

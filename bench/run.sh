@@ -57,7 +57,7 @@ bash scripts/setup-bench.sh
 load_start=$(uptime | sed 's/.*load average: //')
 
 log "building diagext and the bench programs (Release)"
-for project in bench/HeapGen bench/BareWalk bench/ClassifyBig; do
+for project in bench/HeapGen bench/BareWalk bench/ClassifyBig bench/FirstTouch; do
     dotnet build "$project" -c Release --nologo -v q -clp:"ErrorsOnly;NoSummary" >/dev/null || fail "building $project failed"
 done
 # diagext as it is shipped: the native executable (Native AOT: no JIT at all, so neither process, the command and
@@ -95,6 +95,7 @@ build_seconds=$SECONDS
 barewalk=bench/BareWalk/bin/Release/net10.0/BareWalk
 heapgen=bench/HeapGen/bin/Release/net10.0/HeapGen
 classifybig=bench/ClassifyBig/bin/Release/net10.0/ClassifyBig
+firsttouch=bench/FirstTouch/bin/Release/net10.0/FirstTouch
 # The runtime HeapGen runs on (the newest 10.x) ships the createdump that must dump it.
 find_createdump
 
@@ -149,11 +150,11 @@ done
 # interest too, in alternated pairs (fastest-of-N runs taken one command after the other read the machine's drift:
 # 1.75-22 % for hang in four runs of one day). Only the detectors that ran on this dump: a skipped one costs nothing.
 ran=$(awk '/"detectors": \[/ {in_list=1} in_list && /"name":/ {gsub(/[",]/, "", $2); n=$2} in_list && /"status": "ran"/ {print n} in_list && /^  \]/ {exit}' "$runs/analyze.out")
-declare -A cost_of cpu_cost_of
+declare -A cost_of cpu_cost_of without_wall
 log "each detector's cost in analyze: $pairs alternated pairs each (analyze, analyze --skip D)"
 for detector in $ran; do
     cost_pairs "cost of $detector" "$pairs" "${diagext[@]}" analyze "$dump" --json -- "${diagext[@]}" analyze "$dump" --json --skip "$detector"
-    cost_of[$detector]=$cost_wall cpu_cost_of[$detector]=$cost_cpu
+    cost_of[$detector]=$cost_wall cpu_cost_of[$detector]=$cost_cpu without_wall[$detector]=$cost_b_wall
 done
 
 find_dotnet_dump
@@ -161,6 +162,11 @@ if [ ${#dotnet_dump[@]} -gt 0 ]; then
     measure "dotnet-dump dumpheap -stat" "${dotnet_dump[@]}" analyze "$dump" -c "dumpheap -stat" -c exit
     measure "dotnet-dump dumpheap -type Dictionary" "${dotnet_dump[@]}" analyze "$dump" -c "dumpheap -type Dictionary" -c exit
 fi
+
+# What this host charges for the first write to fresh memory: dictcycle copies the big tables into fresh arrays, and
+# on a VM that cost moves the ratio to the bare walk from one day (or host) to the next (bench/RESULTS.md).
+log "the first write to fresh memory on this machine"
+"$firsttouch" > "$runs/first-touch.out" 2>&1 || { cat "$runs/first-touch.out" >&2; fail "FirstTouch failed"; }
 
 log "the dictcycle classifier alone on the largest table of the dump"
 "$classifybig" "$dump" 5 > "$runs/classify-largest.out" 2>&1 || { cat "$runs/classify-largest.out" >&2; fail "ClassifyBig failed"; }
@@ -200,6 +206,7 @@ report=$work/report-$mode.txt
     done
     echo
     grep -E '^(largest table|read |careful walk|phases|hostile table)' "$runs/classify-largest.out"
+    grep -E '^(first write|after madvise|a rewrite)' "$runs/first-touch.out" | sed 's/^/memory: /'
     awk '/"heapPass":/ {p=1} p && /elapsedMs/ {gsub(/,/, "", $2); ms=$2} p && /background/ {print "analyze: heap pass " ms " ms" ($2 == "true" ? ", on its own thread beside the detectors" : ", then the detectors"); exit}' "$runs/analyze.out"
     awk '/"startup":/ {p=1} p && /processStartMs/ {gsub(/,/, "", $2); s=$2} p && /openMs/ {gsub(/,/, "", $2); print "analyze: process start " s " ms (the isolated child: runtime start-up to the command), open " $2 " ms (dump headers, ClrMD, DAC)"; exit}' "$runs/analyze.out"
     # Each detector's own time, then its heap interest's share of the heap pass (the nested "heapInterest" object).
@@ -231,6 +238,11 @@ report=$work/report-$mode.txt
     for detector in $ran; do
         read -r median low high <<< "${cpu_cost_of[$detector]}"
         printf '  %-62s %8.2f\n' "$detector's CPU cost in analyze, % ($low to $high)" "$median"
+    done
+    # What analyze costs without each detector (the pairs' other side, median wall): with dictcycle left out this is
+    # the rest of analyze against the floor, which no change to dictcycle can bring below.
+    for detector in $ran; do
+        printf '  %-62s %8.2f\n' "analyze --skip $detector / bare walk" "$(calc "${without_wall[$detector]} / ${wall[bare-walk]}")"
     done
     echo "  small dumps (a healthy process, the demo's corrupt table) against dotnet-dump: bench/small.sh"
     printf 'analyze/bare-walk ratio: %.2f (%s)\n' "$(calc "${wall[analyze]} / ${wall[bare-walk]}")" "$build"

@@ -33,6 +33,8 @@ public class BenchRunTests
         foreach (string detector in new[] { "dictcycle", "hang" })
             Assert.That(result.Stdout, Does.Match($@"(?m)^  {detector}'s cost in analyze, % \(-?\d+\.\d\d to -?\d+\.\d\d\)\s+-?\d+\.\d\d <= 5 "));
         Assert.That(result.Stdout, Does.Match(@"(?m)^dotnet-dump"), "the report must say whether dotnet-dump was measured");
+        Assert.That(result.Stdout, Does.Match(@"(?m)^memory: first write of fresh memory: \d+\.\d\d ms per MB"), "the host's price of fresh memory");
+        Assert.That(result.Stdout, Does.Match(@"(?m)^  analyze --skip dictcycle / bare walk\s+\d+\.\d\d$"), "the rest of analyze against the floor");
         // Native AOT where this machine can link it (clang), with the ReadyToRun dotnet tool measured beside it.
         Assert.That(result.Stdout.TrimEnd(), Does.Match(@"analyze/bare-walk ratio: \d+\.\d\d \((Native AOT|ReadyToRun)\)$"));
         if (result.Stdout.Contains("(Native AOT)"))
