@@ -84,7 +84,10 @@ public sealed class CtorOrderAnalyzer : DiagnosticAnalyzer
             Report(context, context.Operation, list, predicate: null, position);
     }
 
-    /// <summary>foreach over a constructor list that returns, from inside a test, the constructor or what it made from it.</summary>
+    /// <summary>
+    /// foreach over a constructor list that, from inside a test, returns the constructor or what it made from it, or keeps
+    /// that in a local declared before the loop and breaks out (the code after the loop reads the first that matched).
+    /// </summary>
     private static void AnalyzeLoop(OperationAnalysisContext context)
     {
         if (context.Operation is not IForEachLoopOperation loop || ConstructorList.Trace(loop.Collection) is not { } list)
@@ -92,16 +95,64 @@ public sealed class CtorOrderAnalyzer : DiagnosticAnalyzer
         ILocalSymbol? element = loop.Locals.FirstOrDefault();
         if (element is null)
             return;
-        foreach (IReturnOperation returned in loop.Body.Descendants().OfType<IReturnOperation>())
+        HashSet<ILocalSymbol> made = MadeFrom(loop, element);
+        foreach (IOperation leaving in loop.Body.Descendants())
         {
-            if (returned.ReturnedValue is null || !References(returned.ReturnedValue, element))
+            bool picks = leaving switch
+            {
+                IReturnOperation returned => returned.ReturnedValue is not null && References(returned.ReturnedValue, made),
+                IBranchOperation { BranchKind: BranchKind.Break } left => SymbolEqualityComparer.Default.Equals(left.Target, loop.ExitLabel) && KeepsBefore(left, loop, made),
+                _ => false,
+            };
+            if (!picks)
                 continue;
-            List<IOperation> tests = Conditions(returned, loop);
+            List<IOperation> tests = Conditions(leaving, loop);
             if (tests.Count == 0 || tests.Any(Predicates.SelectsAtMostOne))
                 continue;
             Report(context, loop, list, predicate: null, position: null, at: loop.Syntax.GetFirstToken().GetLocation());
             return;
         }
+    }
+
+    /// <summary>The loop's element and the locals of its body declared from it (its parameters, an array sized from them).</summary>
+    private static HashSet<ILocalSymbol> MadeFrom(IForEachLoopOperation loop, ILocalSymbol element)
+    {
+        var made = new HashSet<ILocalSymbol>(SymbolEqualityComparer.Default) { element };
+        foreach (IVariableDeclaratorOperation declared in loop.Body.Descendants().OfType<IVariableDeclaratorOperation>())
+        {
+            if (declared.GetVariableInitializer()?.Value is { } value && References(value, made))
+                made.Add(declared.Symbol);
+        }
+        return made;
+    }
+
+    /// <summary>
+    /// Whether the statements before a break, in its block, store what the loop made from its element in a local declared
+    /// outside the loop that is read after it.
+    /// </summary>
+    private static bool KeepsBefore(IBranchOperation left, IForEachLoopOperation loop, HashSet<ILocalSymbol> made)
+    {
+        if (left.Parent is not IBlockOperation block)
+            return false;
+        foreach (IOperation statement in block.Operations.TakeWhile(s => s != left))
+        {
+            if (statement is IExpressionStatementOperation { Operation: ISimpleAssignmentOperation { Target: ILocalReferenceOperation kept } assignment }
+                && !made.Contains(kept.Local) && !loop.Body.Syntax.Span.Contains(kept.Local.Locations.FirstOrDefault()?.SourceSpan ?? default)
+                && References(assignment.Value, made) && ReadAfter(kept.Local, loop))
+                return true;
+        }
+        return false;
+    }
+
+    /// <summary>Whether the local is read somewhere after the loop in the same body.</summary>
+    private static bool ReadAfter(ILocalSymbol local, IOperation loop)
+    {
+        IOperation root = loop;
+        while (root.Parent is not null)
+            root = root.Parent;
+        return root.Descendants().OfType<ILocalReferenceOperation>().Any(r =>
+            SymbolEqualityComparer.Default.Equals(r.Local, local) && r.Syntax.SpanStart >= loop.Syntax.Span.End
+            && !(r.Parent is ISimpleAssignmentOperation assigned && assigned.Target == r));
     }
 
     private static void Report(OperationAnalysisContext context, IOperation pick, ConstructorList list, IOperation? predicate, int? position, Location? at = null)
@@ -117,7 +168,8 @@ public sealed class CtorOrderAnalyzer : DiagnosticAnalyzer
             return;
         if (list.Local is { } local && LengthChecked(pick, local))
             return;
-        string code = pick.Syntax.ToString();
+        // One line: a loop's code spans several, and a message is read in one (the error list, a build log).
+        string code = string.Join(" ", pick.Syntax.ToString().Split((char[]?)null, System.StringSplitOptions.RemoveEmptyEntries));
         if (code.Length > 80)
             code = code.Substring(0, 77) + "...";
         string proven = list.Type is null ? ""
@@ -203,8 +255,8 @@ public sealed class CtorOrderAnalyzer : DiagnosticAnalyzer
         _ => false,
     };
 
-    private static bool References(IOperation operation, ILocalSymbol local) =>
-        operation.DescendantsAndSelf().OfType<ILocalReferenceOperation>().Any(r => SymbolEqualityComparer.Default.Equals(r.Local, local));
+    private static bool References(IOperation operation, HashSet<ILocalSymbol> locals) =>
+        operation.DescendantsAndSelf().OfType<ILocalReferenceOperation>().Any(r => locals.Contains(r.Local));
 
     /// <summary>The conditions of the if-statements between the loop and the return that the return is inside of.</summary>
     private static List<IOperation> Conditions(IOperation returned, IOperation loop)

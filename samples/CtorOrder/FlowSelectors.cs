@@ -112,6 +112,25 @@ public static class FlowSelectors
     }
 
     /// <summary>
+    /// The first constructor whose parameters are all optional only sizes the argument array, and Activator picks a
+    /// constructor by that size: (int = 0) and (string = null, int = 0) both qualify, and each size builds through another.
+    /// </summary>
+    public static object? BuildWithDefaults(Type type)
+    {
+        object?[] args = [];
+        foreach (ConstructorInfo c in type.GetConstructors())
+        {
+            ParameterInfo[] parameters = c.GetParameters();
+            if (Array.TrueForAll(parameters, p => p.IsOptional))
+            {
+                args = new object?[parameters.Length];
+                break;
+            }
+        }
+        return Activator.CreateInstance(type, args);
+    }
+
+    /// <summary>
     /// The Type of any expression, not a lambda: a constant's or a new object's type has as many constructors as it
     /// declares (the control for <see cref="DelegateTypeSelectors"/>).
     /// </summary>
@@ -128,6 +147,19 @@ public static class ProvenFlowSelectors
             if (c.IsDefined(typeof(PreferredConstructorAttribute), false))
                 return c;
         return null;
+    }
+
+    /// <summary>The argument array sized from the one constructor wearing the marker: only one can.</summary>
+    public static object? BuildMarkedWithDefaults(Type type)
+    {
+        object?[] args = [];
+        foreach (ConstructorInfo c in type.GetConstructors())
+            if (c.IsDefined(typeof(PreferredConstructorAttribute), false))
+            {
+                args = new object?[c.GetParameters().Length];
+                break;
+            }
+        return Activator.CreateInstance(type, args);
     }
 
     /// <summary>A second match throws: the one kept is the only one.</summary>

@@ -132,6 +132,70 @@ public class CtorOrderAnalyzerTests
         """, Verify.Diagnostic(0, "foreach (ConstructorInfo c in type.GetConstructors().OrderByDescending(c => c..."),
             Verify.Diagnostic(1, "foreach (ConstructorInfo candidate in constructors.OrderByDescending(c => c.G..."));
 
+    /// <summary>
+    /// Issue 41, category 3 with a derived value (Jint's DefaultTypeConverter): the first constructor whose parameters are
+    /// all optional only sizes the argument array kept for after the loop, and Activator picks a constructor by that size.
+    /// </summary>
+    [Test]
+    public Task A_first_match_kept_for_after_the_loop_is_reported_unless_the_test_matches_one() => Verify.Analyzer(Usings + """
+        static class C
+        {
+            static object BuildWithDefaults(Type type)
+            {
+                object[] args = Array.Empty<object>();
+                bool found = false;
+                {|#0:foreach|} (ConstructorInfo c in type.GetConstructors())
+                {
+                    ParameterInfo[] parameters = c.GetParameters();
+                    if (Array.TrueForAll(parameters, p => p.IsOptional) && c.IsPublic)
+                    {
+                        args = new object[parameters.Length];
+                        found = true;
+                        break;
+                    }
+                }
+                return found ? Activator.CreateInstance(type, args) : null;
+            }
+
+            static object BuildMarked(Type type)
+            {
+                object[] args = Array.Empty<object>();
+                foreach (ConstructorInfo c in type.GetConstructors())
+                    if (c.IsDefined(typeof(ObsoleteAttribute), false))
+                    {
+                        args = new object[c.GetParameters().Length];
+                        break;
+                    }
+                return Activator.CreateInstance(type, args);
+            }
+
+            // Only a flag leaves the loop: whether some constructor matched does not depend on the order.
+            static bool HasOptionalOnly(Type type)
+            {
+                bool found = false;
+                foreach (ConstructorInfo c in type.GetConstructors())
+                    if (Array.TrueForAll(c.GetParameters(), p => p.IsOptional))
+                    {
+                        found = true;
+                        break;
+                    }
+                return found;
+            }
+
+            // What the loop made is kept but never read after it.
+            static void Unread(Type type)
+            {
+                int count = 0;
+                foreach (ConstructorInfo c in type.GetConstructors())
+                    if (Array.TrueForAll(c.GetParameters(), p => p.IsOptional))
+                    {
+                        count = c.GetParameters().Length;
+                        break;
+                    }
+            }
+        }
+        """, Verify.Diagnostic(0, "foreach (ConstructorInfo c in type.GetConstructors()) { ParameterInfo[] param..."));
+
     private const string Unstable = " (sorted in place by an unstable sort: tied constructors come out in an order neither reflection nor the sort promises)";
 
     /// <summary>Issue 41, category 2: Array.Sort and List.Sort sort in place and are unstable; a sort by MetadataToken cannot tie.</summary>

@@ -187,6 +187,10 @@ internal sealed partial class CtorFlowAnalysis
                     ParametersValue parameters => new ParameterCountValue(parameters.Element),
                     _ => FlowValue.Unknown,
                 }));
+            case ILOpCode.Newarr when SizeChosen(Peek(stack, 0)) is { } element:
+                // An array sized from the loop's choice (a slot per parameter of the constructor matched) carries it: what it
+                // is handed to, Activator.CreateInstance(type, args) above all, picks a constructor by that count.
+                return state.WithStack(Push(Pop(stack, 1), new DerivedValue(element)));
             case ILOpCode.Ceq or ILOpCode.Cgt or ILOpCode.Cgt_un or ILOpCode.Clt or ILOpCode.Clt_un:
                 return state.WithStack(Push(Pop(stack, 2), CompareResult(op, Peek(stack, 1), Peek(stack, 0))));
             case ILOpCode.Add when Peek(stack, 0) is IntValue { Value: 1 } && Peek(stack, 1) is IntValue { Value: 0 } or CounterValue:
@@ -243,6 +247,9 @@ internal sealed partial class CtorFlowAnalysis
             result = Push(result, FlowValue.Unknown);
         return state.WithStack(result);
     }
+
+    /// <summary>The loop element an array's length was taken from: its parameter count, or any value made from it.</summary>
+    private static CtorElement? SizeChosen(FlowValue length) => length is ParameterCountValue count ? count.Element : FlowValue.ChosenOf(length);
 
     /// <summary>
     /// A method whose address (ldftn) or handle (ldtoken, for Expression.Call) is taken can be called with anything: its
