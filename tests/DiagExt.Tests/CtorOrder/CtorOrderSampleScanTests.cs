@@ -52,6 +52,8 @@ public class CtorOrderSampleScanTests
         "CtorOrderSample.CallerTypeSelectors.CreateThroughDelegate", // issue 41: its address is taken, so any type may come
         "CtorOrderSample.CallerTypeSelectors.CreateInExpressionTree", // issue 41: an expression tree calls it through its handle
         "CtorOrderSample.JoinedTypeSelectors.OfEitherWithTwo", // issue 41: one of two named types, one with two constructors
+        "CtorOrderSample.CompilerGeneratedSelectors.FromTestedOrNot", // issue 41: one caller passes a type that failed the test
+        "CtorOrderSample.CompilerGeneratedSelectors.UserConstructor", // issue 41: picked where the type is not compiler-generated
     ];
 
     /// <summary>Picks on types only the sample knows (emitted with TypeBuilder, a wrapper fixed by convention): information.</summary>
@@ -160,6 +162,8 @@ public class CtorOrderSampleScanTests
         Assert.That(result.Stdout + result.Stderr, Does.Contain("a delegate type (Expression.GetFuncType)"));
         // Issue 41, category 4 through callers: what every caller of the private helper passes, each with one constructor.
         Assert.That(result.Stdout + result.Stderr, Does.Match(@"one of CtorOrderSample\.CallerTypeSelectors\+FaultRegistration`1, CtorOrderSample\.CallerTypeSelectors\+PlainRegistration`1 \(what every caller of CallerTypeSelectors\.Create passes\)"));
+        // Issue 41, category 4: a type tested to be compiler-generated, in place and through a private helper's callers.
+        Assert.That(result.Stdout + result.Stderr, Does.Contain("a compiler-generated type (the code tested it) (what every caller of CompilerGeneratedSelectors.FromAnonymous passes)"));
         // The shared why/fix paragraph once per run; each finding keeps its own short "why" line.
         Assert.That(result.Stdout.Split("fix: Choose the constructor").Length - 1, Is.EqualTo(1));
         Assert.That(result.Stdout, Does.Contain("fix: as above"));

@@ -97,6 +97,19 @@ internal sealed partial class CtorFlowAnalysis
         return FlowValue.Unknown;
     }
 
+    /// <summary>A System.Type the code does not name: a test on it can narrow it.</summary>
+    private static bool IsUnnamedType(FlowValue v) => v is TypeFromCall or TypeArgumentValue or TypeSetValue;
+
+    /// <summary>
+    /// "t.IsDefined(typeof(CompilerGeneratedAttribute), false)", "Attribute.IsDefined(t, typeof(...))", or a helper of this
+    /// assembly given only the type whose body asks for that attribute (LiteDB's IsAnonymousType).
+    /// </summary>
+    private bool TestsCompilerGenerated(MethodReference method, FlowValue[] args) =>
+        method.Name == "IsDefined" && args.Length >= 2 && args[1] is TypeValue { Name: CompilerGeneratedAttribute }
+        || args.Length == 1 && !method.Definition.IsNil && _lambdas.TestsForAttribute(method.Definition, CompilerGeneratedAttribute);
+
+    private const string CompilerGeneratedAttribute = "System.Runtime.CompilerServices.CompilerGeneratedAttribute";
+
     /// <summary>
     /// Reflection's attribute lookups (IsDefined, GetCustomAttribute(s), GetCustomAttributesData) and a library's own
     /// (MEF's IsAttributeDefined&lt;T&gt;, GetDeclaredAttribute&lt;T&gt;): a test for a marker attribute.
@@ -126,7 +139,7 @@ internal sealed partial class CtorFlowAnalysis
         switch (kind)
         {
             case KnownCallKind.TypeFromHandle or KnownCallKind.TypeInfo:
-                return first is TypeValue or TypeFromCall or FrameworkTypeValue or TypeArgumentValue or DelegateTypeValue or TypeSetValue ? first : FlowValue.Unknown;
+                return first is TypeValue or TypeFromCall or FrameworkTypeValue or TypeArgumentValue or DelegateTypeValue or CompilerGeneratedTypeValue or TypeSetValue ? first : FlowValue.Unknown;
             case KnownCallKind.PassThrough when first is CtorList list:
                 return list with
                 {
@@ -159,9 +172,11 @@ internal sealed partial class CtorFlowAnalysis
                 return new NullableProbeValue(first);
             case KnownCallKind.Other when method.Name is "op_Inequality" or "op_Equality" && args.Length == 2 && (args[0] as NullableProbeValue ?? args[1] as NullableProbeValue) is { } probe
                 && (args[0] is NullValue || args[1] is NullValue):
-                return new NullableTestValue(probe.Type, method.Name == "op_Inequality");
+                return TypeTestValue.Nullable(probe.Type, method.Name == "op_Inequality");
             case KnownCallKind.Other when method.ReturnType == "Boolean" && args.Length == 1 && first is TypeFromCall or TypeArgumentValue && !method.Definition.IsNil && _lambdas.TestsNullable(method.Definition):
-                return new NullableTestValue(first);
+                return TypeTestValue.Nullable(first);
+            case KnownCallKind.Other when method.ReturnType == "Boolean" && IsUnnamedType(first) && TestsCompilerGenerated(method, args):
+                return new TypeTestValue(first, CompilerGeneratedTypeValue.Instance);
             case KnownCallKind.Other when IsAttributeQuery(method) && DerivedFrom(args) is { } marked:
                 return method.ReturnType == "Boolean" ? new AttributeTestValue(marked) : new AttributesValue(marked);
             case KnownCallKind.PassThrough when first is AttributesValue attributes:
@@ -202,8 +217,9 @@ internal sealed partial class CtorFlowAnalysis
         // paths joined), while the list the first pass made lives on in the states it reached.
         _receivers[ins.Offset] = (source, type switch
         {
-            TypeSetValue set => $"(one of {set.Types.Count} types).",
+            TypeSetValue set when appliedTo is not null => $"(one of {set.Types.Count} types).",
             DelegateTypeValue => "(a delegate type).",
+            CompilerGeneratedTypeValue => "(a compiler-generated type).",
             _ => appliedTo is null ? "" : $"typeof({MetadataNames.Short(appliedTo)}).",
         });
         var list = new CtorList(ins.Offset, kind == KnownCallKind.GetConstructors, null, source);

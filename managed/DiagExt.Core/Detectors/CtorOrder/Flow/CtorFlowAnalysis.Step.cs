@@ -27,15 +27,15 @@ internal sealed partial class CtorFlowAnalysis
             {
                 FlowValue value = Peek(stack, 0);
                 FlowValue[] rest = Pop(stack, 1);
-                if (value is NullableProbeValue or NullableTestValue)
+                if ((value as TypeTestValue ?? (value is NullableProbeValue probe ? TypeTestValue.Nullable(probe.Type) : null)) is { } typeTest)
                 {
-                    // "if (Nullable.GetUnderlyingType(t) != null)", "if (IsNullable(t))": on the edge where it holds, t is a Nullable<T>.
-                    (FlowValue type, bool nullableWhenTrue) = value is NullableTestValue nullableTest ? (nullableTest.Type, nullableTest.WhenTrue) : (((NullableProbeValue)value).Type, true);
+                    // "if (Nullable.GetUnderlyingType(t) != null)", "if (IsNullable(t))", "if (t.IsAnonymousType())": on the edge
+                    // where it holds, t is a Nullable<T> (a compiler-generated type).
                     bool jumpsOnTrue = op is ILOpCode.Brtrue or ILOpCode.Brtrue_s;
-                    FlowState nullable = state.WithStack(rest).Replacing(type, FrameworkTypeValue.Nullable);
-                    yield return (IndexAt(ins.IntOperand), jumpsOnTrue == nullableWhenTrue ? nullable : state.WithStack(rest));
+                    FlowState proven = state.WithStack(rest).Replacing(typeTest.Type, typeTest.Proven);
+                    yield return (IndexAt(ins.IntOperand), jumpsOnTrue == typeTest.WhenTrue ? proven : state.WithStack(rest));
                     if (next < _code.Length)
-                        yield return (next, jumpsOnTrue == nullableWhenTrue ? state.WithStack(rest) : nullable);
+                        yield return (next, jumpsOnTrue == typeTest.WhenTrue ? state.WithStack(rest) : proven);
                     yield break;
                 }
                 // "Length == 0" holds on the zero edge, a parameter type test on the true edge: there the element is unique.
@@ -299,8 +299,8 @@ internal sealed partial class CtorFlowAnalysis
     private static FlowValue CompareResult(ILOpCode op, FlowValue left, FlowValue right)
     {
         if ((left as NullableProbeValue ?? right as NullableProbeValue) is { } probe && (left is NullValue || right is NullValue))
-            return new NullableTestValue(probe.Type, op != ILOpCode.Ceq);
-        if (op == ILOpCode.Ceq && (left, right) is (NullableTestValue negated, IntValue { Value: 0 }))
+            return TypeTestValue.Nullable(probe.Type, op != ILOpCode.Ceq);
+        if (op == ILOpCode.Ceq && (left, right) is (TypeTestValue negated, IntValue { Value: 0 }))
             return negated with { WhenTrue = !negated.WhenTrue };
         // "GetCustomAttribute<T>() != null" (cgt.un with null), "== null" (ceq), "attributes.Length > 0".
         if ((left as AttributesValue ?? right as AttributesValue) is { } found && (left is NullValue || right is NullValue))

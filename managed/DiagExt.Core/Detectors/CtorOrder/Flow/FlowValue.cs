@@ -150,7 +150,8 @@ internal sealed record LambdaValue : FlowValue
 internal sealed record DelegateTypeValue(string From) : FlowValue;
 
 /// <summary>
-/// One of a few types the code shows (<see cref="TypeValue"/>, <see cref="FrameworkTypeValue"/>, <see cref="DelegateTypeValue"/>),
+/// One of a few types (<see cref="TypeValue"/>, <see cref="FrameworkTypeValue"/>, <see cref="DelegateTypeValue"/>, and
+/// types the code does not name, which make the set uncountable but keep it one value a test can narrow),
 /// as two paths join: "c ? typeof(A&lt;&gt;).MakeGenericType(t) : typeof(B&lt;&gt;).MakeGenericType(t)". A pick from its constructors
 /// is left alone when every one of them has at most one that matches.
 /// </summary>
@@ -175,7 +176,10 @@ internal sealed record TypeSetValue : FlowValue
 
     private static IEnumerable<FlowValue>? Members(FlowValue v) => v switch
     {
-        TypeValue or FrameworkTypeValue or DelegateTypeValue => [v],
+        TypeValue or FrameworkTypeValue or DelegateTypeValue or CompilerGeneratedTypeValue => [v],
+        // A type the code does not name, joined with another: still one value a later test can narrow (a local reassigned
+        // on one path, "if (IsNullable(t)) t = UnderlyingTypeOf(t)"); counted as unknown, as each alone is.
+        TypeArgumentValue or TypeFromCall => [v],
         TypeSetValue set => set.Types,
         _ => null,
     };
@@ -188,8 +192,23 @@ internal sealed record TypeSetValue : FlowValue
 /// <summary>Nullable.GetUnderlyingType(<see cref="Type"/>): not null when the type is a Nullable&lt;T&gt;.</summary>
 internal sealed record NullableProbeValue(FlowValue Type) : FlowValue;
 
-/// <summary>A boolean that holds (when <see cref="WhenTrue"/>) or fails when <see cref="Type"/> is a Nullable&lt;T&gt;.</summary>
-internal sealed record NullableTestValue(FlowValue Type, bool WhenTrue = true) : FlowValue;
+/// <summary>
+/// A boolean that holds (when <see cref="WhenTrue"/>) or fails when <see cref="Type"/> is what <see cref="Proven"/> says:
+/// a Nullable&lt;T&gt;, or a type the compiler generated.
+/// </summary>
+internal sealed record TypeTestValue(FlowValue Type, FlowValue Proven, bool WhenTrue = true) : FlowValue
+{
+    public static TypeTestValue Nullable(FlowValue type, bool whenTrue = true) => new(type, FrameworkTypeValue.Nullable, whenTrue);
+}
+
+/// <summary>
+/// A type the code tested to wear [CompilerGenerated] (an anonymous type, a closure, a state machine): C# gives each one
+/// public instance constructor.
+/// </summary>
+internal sealed record CompilerGeneratedTypeValue : FlowValue
+{
+    public static CompilerGeneratedTypeValue Instance { get; } = new();
+}
 
 /// <summary>The method's own System.Type parameter <see cref="Index"/>: unknown, but one value, so a test on it narrows every copy.</summary>
 internal sealed record TypeArgumentValue(int Index) : FlowValue;

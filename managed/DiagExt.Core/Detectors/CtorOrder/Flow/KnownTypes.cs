@@ -12,7 +12,9 @@ internal static class KnownTypes
         TypeValue t => t.Name,
         FrameworkTypeValue tested => $"{tested.Namespace}.{tested.Name} (the code tested it)",
         DelegateTypeValue d => $"a delegate type ({d.From})",
-        TypeSetValue set => "one of " + string.Join(", ", set.Types.Select(Describe)),
+        CompilerGeneratedTypeValue => "a compiler-generated type (the code tested it)",
+        // A set holding a type the code does not name is as unknown as that type.
+        TypeSetValue set => set.Types.Select(Describe).ToList() is var names && names.All(n => n is not null) ? "one of " + string.Join(", ", names) : null,
         _ => null,
     };
 
@@ -23,6 +25,9 @@ internal static class KnownTypes
         FrameworkTypeValue framework => ConstructorCounter.CountFramework(framework.Namespace, framework.Name, flags),
         // The runtime gives every delegate type one public instance constructor.
         DelegateTypeValue => flags < 0 ? null
+            : (flags & ConstructorCounter.PublicFlag) != 0 && (flags & ConstructorCounter.InstanceFlag) != 0 ? 1 : 0,
+        // One public instance constructor; a static one too in a lambda cache (<>c), so static non-public ones are not counted.
+        CompilerGeneratedTypeValue => flags < 0 || (flags & ConstructorCounter.StaticFlag) != 0 && (flags & ConstructorCounter.NonPublicFlag) != 0 ? null
             : (flags & ConstructorCounter.PublicFlag) != 0 && (flags & ConstructorCounter.InstanceFlag) != 0 ? 1 : 0,
         TypeSetValue set => set.Types.Select(t => Count(counter, t, flags)).Aggregate((int?)0, (max, n) => max is int m && n is int k ? Math.Max(m, k) : null),
         _ => null,

@@ -72,6 +72,13 @@ internal sealed class LambdaInspector(AssemblyImage image)
         return body.Calls.Contains("GetUnderlyingType") || body.Calls.Contains("GetGenericTypeDefinition") && body.Types.Any(t => t.StartsWith("System.Nullable", StringComparison.Ordinal));
     }
 
+    /// <summary>Whether a helper asks reflection whether its argument wears the attribute named <paramref name="attribute"/> (a typeof of it and an attribute lookup).</summary>
+    public bool TestsForAttribute(MethodDefinitionHandle helper, string attribute)
+    {
+        LambdaBody body = Read(helper);
+        return body.Types.Contains(attribute) && body.Calls.Overlaps(Attributes);
+    }
+
     private LambdaBody Read(MethodDefinitionHandle lambda)
     {
         if (_bodies.TryGetValue(lambda, out LambdaBody? known))
