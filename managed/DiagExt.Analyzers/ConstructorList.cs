@@ -52,6 +52,12 @@ internal sealed class ConstructorList
     /// </summary>
     public bool IsDelegate { get; private set; }
 
+    /// <summary>
+    /// Whether the code tested, around the list's source, that the type wears [CompilerGenerated] (an anonymous type, a
+    /// closure, a state machine): C# gives each one public instance constructor.
+    /// </summary>
+    public bool IsCompilerGenerated { get; private set; }
+
     /// <summary>The types named on each side of a conditional ("c ? typeof(A) : typeof(B)"), when <see cref="Type"/> is not one type.</summary>
     public IReadOnlyList<INamedTypeSymbol>? Alternatives { get; private set; }
 
@@ -110,6 +116,7 @@ internal sealed class ConstructorList
             Local = local,
             IsDelegate = isDelegate,
             Alternatives = eachSide,
+            IsCompilerGenerated = type is null && TestedCompilerGenerated(source, receiver),
         };
         if (local is not null && SortedInPlaceBy(source, local, out IOperation? comparison))
         {
@@ -174,6 +181,9 @@ internal sealed class ConstructorList
     {
         if (IsDelegate && Flags >= 0)
             return (Flags & Public) != 0 && (Flags & Instance) != 0 && (arity < 0 || arity == 2) ? 1 : 0;
+        // One constructor, of an arity the code cannot know (an anonymous type's is its property count): at most one matches.
+        if (IsCompilerGenerated && Flags >= 0 && (Flags & Static) == 0)
+            return (Flags & Public) != 0 ? 1 : 0;
         if (Alternatives is { } types && Flags >= 0)
             return types.Max(t => CountOf(t, arity));
         if (Type is not INamedTypeSymbol named || Flags < 0)
@@ -260,6 +270,64 @@ internal sealed class ConstructorList
             }
         }
         return (null, false, null);
+    }
+
+    private const string CompilerGeneratedAttribute = "System.Runtime.CompilerServices.CompilerGeneratedAttribute";
+
+    /// <summary>
+    /// "if (t.IsDefined(typeof(CompilerGeneratedAttribute), false) ...)" or "Attribute.IsDefined(t, typeof(...))" around
+    /// <paramref name="source"/>, on the edge where it holds, about the variable the constructors are asked of.
+    /// </summary>
+    private static bool TestedCompilerGenerated(IOperation source, IOperation? receiver)
+    {
+        if (VariableOf(receiver) is not { } variable)
+            return false;
+        for (IOperation? node = source; node?.Parent is { } parent; node = parent)
+        {
+            if (parent is IConditionalOperation conditional && conditional.WhenTrue == node && Conjuncts(conditional.Condition).Any(c => TestsCompilerGenerated(c, variable)))
+                return true;
+        }
+        return false;
+    }
+
+    private static IEnumerable<IOperation> Conjuncts(IOperation condition) =>
+        condition is IBinaryOperation { OperatorKind: BinaryOperatorKind.ConditionalAnd } and
+            ? Conjuncts(and.LeftOperand).Concat(Conjuncts(and.RightOperand))
+            : new[] { condition };
+
+    private static bool TestsCompilerGenerated(IOperation test, ISymbol variable)
+    {
+        if (test is not IInvocationOperation { TargetMethod.Name: "IsDefined" } call)
+            return false;
+        (IOperation? tested, IOperation? attribute) = call.Instance is { } instance
+            ? (instance, call.Arguments.Length > 0 ? call.Arguments[0].Value : null)
+            : (call.Arguments.Length > 1 ? call.Arguments[0].Value : null, call.Arguments.Length > 1 ? call.Arguments[1].Value : null);
+        return attribute is ITypeOfOperation { TypeOperand: var named } && named.ToDisplayString() == CompilerGeneratedAttribute
+            && SymbolEqualityComparer.Default.Equals(VariableOf(tested), variable);
+    }
+
+    /// <summary>The parameter or local an expression reads (through conversions and GetTypeInfo()).</summary>
+    private static ISymbol? VariableOf(IOperation? operation)
+    {
+        for (int i = 0; i < MaxSteps && operation is not null; i++)
+        {
+            switch (operation)
+            {
+                case IConversionOperation conversion:
+                    operation = conversion.Operand;
+                    continue;
+                case IInvocationOperation { TargetMethod.Name: "GetTypeInfo" } info:
+                    operation = info.Instance ?? (info.Arguments.Length > 0 ? info.Arguments[0].Value : null);
+                    continue;
+                case IParameterReferenceOperation parameter:
+                    return parameter.Parameter;
+                case ILocalReferenceOperation local:
+                    return local.Local;
+                default:
+                    return null;
+            }
+        }
+        return null;
     }
 
     private static List<INamedTypeSymbol>? Side(IOperation side, int depth) => NamedType(side, depth + 1) switch

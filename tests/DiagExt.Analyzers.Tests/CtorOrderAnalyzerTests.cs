@@ -196,6 +196,30 @@ public class CtorOrderAnalyzerTests
         }
         """, Verify.Diagnostic(0, "foreach (ConstructorInfo c in type.GetConstructors()) { ParameterInfo[] param..."));
 
+    /// <summary>Issue 41, category 4: a type tested to wear [CompilerGenerated] (an anonymous type, a closure) has one constructor.</summary>
+    [Test]
+    public Task A_type_tested_to_be_compiler_generated_has_one_constructor() => Verify.Analyzer(Usings + """
+        using System.Runtime.CompilerServices;
+        static class C
+        {
+            static ConstructorInfo Generated(Type type) =>
+                type.IsDefined(typeof(CompilerGeneratedAttribute), false) ? type.GetConstructors()[0] : null;
+
+            static object Anonymous(Type type, object[] values)
+            {
+                if (type.FullName.Contains("AnonymousType") && Attribute.IsDefined(type, typeof(CompilerGeneratedAttribute)))
+                    return type.GetConstructors()[0].Invoke(values);
+                return null;
+            }
+
+            static ConstructorInfo NotGenerated(Type type) =>
+                type.IsDefined(typeof(CompilerGeneratedAttribute), false) ? null : {|#0:type.GetConstructors()[0]|};
+
+            static ConstructorInfo OtherType(Type type, Type other) =>
+                other.IsDefined(typeof(CompilerGeneratedAttribute), false) ? {|#1:type.GetConstructors()[0]|} : null;
+        }
+        """, Verify.Diagnostic(0, "type.GetConstructors()[0]"), Verify.Diagnostic(1, "type.GetConstructors()[0]"));
+
     private const string Unstable = " (sorted in place by an unstable sort: tied constructors come out in an order neither reflection nor the sort promises)";
 
     /// <summary>Issue 41, category 2: Array.Sort and List.Sort sort in place and are unstable; a sort by MetadataToken cannot tie.</summary>
