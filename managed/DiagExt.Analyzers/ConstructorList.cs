@@ -255,12 +255,8 @@ internal sealed class ConstructorList
                 // c ? typeof(A) : typeof(B): each side's type is counted.
                 case IConditionalOperation { WhenFalse: { } whenFalse } conditional when depth < MaxSteps:
                     return (null, false, Side(conditional.WhenTrue, depth) is { } left && Side(whenFalse, depth) is { } right ? left.Concat(right).ToList() : null);
-                case IConversionOperation conversion:
-                    receiver = conversion.Operand;
-                    continue;
-                // typeof(T).GetTypeInfo(): the same type.
-                case IInvocationOperation { TargetMethod.Name: "GetTypeInfo" } info:
-                    receiver = info.Instance ?? (info.Arguments.Length > 0 ? info.Arguments[0].Value : null);
+                case IConversionOperation or IInvocationOperation { TargetMethod.Name: "GetTypeInfo" }:
+                    receiver = SameType(receiver);
                     continue;
                 case ILocalReferenceOperation local:
                     receiver = SingleAssignment(local);
@@ -306,6 +302,14 @@ internal sealed class ConstructorList
             && SymbolEqualityComparer.Default.Equals(VariableOf(tested), variable);
     }
 
+    /// <summary>What a conversion or GetTypeInfo() (typeof(T).GetTypeInfo(): the same type) is applied to.</summary>
+    private static IOperation? SameType(IOperation operation) => operation switch
+    {
+        IConversionOperation conversion => conversion.Operand,
+        IInvocationOperation info => info.Instance ?? (info.Arguments.Length > 0 ? info.Arguments[0].Value : null),
+        _ => null,
+    };
+
     /// <summary>The parameter or local an expression reads (through conversions and GetTypeInfo()).</summary>
     private static ISymbol? VariableOf(IOperation? operation)
     {
@@ -313,11 +317,8 @@ internal sealed class ConstructorList
         {
             switch (operation)
             {
-                case IConversionOperation conversion:
-                    operation = conversion.Operand;
-                    continue;
-                case IInvocationOperation { TargetMethod.Name: "GetTypeInfo" } info:
-                    operation = info.Instance ?? (info.Arguments.Length > 0 ? info.Arguments[0].Value : null);
+                case IConversionOperation or IInvocationOperation { TargetMethod.Name: "GetTypeInfo" }:
+                    operation = SameType(operation);
                     continue;
                 case IParameterReferenceOperation parameter:
                     return parameter.Parameter;
