@@ -205,7 +205,7 @@ report=$work/report-$mode.txt
             "$(calc "${wall[$name]} / ${wall[bare-walk]}")" "$(calc "${cpu[$name]} / ${cpu[bare-walk]}")"
     done
     echo
-    grep -E '^(largest table|read |careful walk|phases|hostile table)' "$runs/classify-largest.out"
+    grep -E '^(largest table|read |careful walk|streamed proof|phases|hostile table)' "$runs/classify-largest.out"
     grep -E '^(first write|after madvise|a rewrite)' "$runs/first-touch.out" | sed 's/^/memory: /'
     awk '/"heapPass":/ {p=1} p && /elapsedMs/ {gsub(/,/, "", $2); ms=$2} p && /background/ {print "analyze: heap pass " ms " ms" ($2 == "true" ? ", on its own thread beside the detectors" : ", then the detectors"); exit}' "$runs/analyze.out"
     awk '/"startup":/ {p=1} p && /processStartMs/ {gsub(/,/, "", $2); s=$2} p && /openMs/ {gsub(/,/, "", $2); print "analyze: process start " s " ms (the isolated child: runtime start-up to the command), open " $2 " ms (dump headers, ClrMD, DAC)"; exit}' "$runs/analyze.out"

@@ -20,6 +20,9 @@ public static class TargetArrays
     /// <summary>Address of element 0: MethodTable pointer plus the length word padded to a pointer.</summary>
     public static ulong DataAddress(Target target, ulong array) => array + 2 * (ulong)target.PointerSize;
 
+    /// <summary>How many elements of this size one chunk of <see cref="ReadInChunks(Target, ulong, int, int, Action{ReadOnlySpan{byte}, int})"/> holds (1 MB of them).</summary>
+    public static int ElementsPerChunk(int elementSize) => Math.Max(1, (1 << 20) / Math.Max(1, elementSize));
+
     /// <summary>Reads an int[] of <paramref name="length"/> elements; null if the memory is not all there.</summary>
     public static int[]? ReadInt32s(Target target, ulong array, int length)
     {
@@ -46,17 +49,20 @@ public static class TargetArrays
     /// chunk's raw bytes and the index of its first element to <paramref name="onChunk"/>. Returns false if
     /// part of the array could not be read.
     /// </summary>
-    public static bool ReadInChunks(Target target, ulong array, int length, int elementSize, Action<ReadOnlySpan<byte>, int> onChunk)
+    public static bool ReadInChunks(Target target, ulong array, int length, int elementSize, Action<ReadOnlySpan<byte>, int> onChunk) =>
+        ReadInChunks(target, array, 0, length, elementSize, onChunk);
+
+    /// <summary>As above, for elements <paramref name="from"/> to <paramref name="to"/> - 1 only (a stretch another thread does not read).</summary>
+    public static bool ReadInChunks(Target target, ulong array, int from, int to, int elementSize, Action<ReadOnlySpan<byte>, int> onChunk)
     {
-        const int chunkBytes = 1 << 20;
-        int perChunk = Math.Max(1, chunkBytes / Math.Max(1, elementSize));
+        int perChunk = ElementsPerChunk(elementSize);
         byte[] buffer = ArrayPool<byte>.Shared.Rent(perChunk * elementSize);
         try
         {
             ulong address = DataAddress(target, array);
-            for (int first = 0; first < length; first += perChunk)
+            for (int first = from; first < to; first += perChunk)
             {
-                int n = Math.Min(perChunk, length - first);
+                int n = Math.Min(perChunk, to - first);
                 Span<byte> span = buffer.AsSpan(0, n * elementSize);
                 if (target.ReadMemory(address + (ulong)first * (ulong)elementSize, span) != span.Length)
                     return false;

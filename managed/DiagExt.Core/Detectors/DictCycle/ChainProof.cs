@@ -22,7 +22,7 @@ namespace DiagExt.Core.Detectors.DictCycle;
 internal static class ChainProof
 {
     /// <summary>The mix's key: fixed for the process, unknown to whoever wrote the dump.</summary>
-    private static readonly ulong ProcessKey = DrawKey();
+    internal static readonly ulong ProcessKey = DrawKey();
 
     /// <summary>The number of live entries (all reached from the buckets) when the chains are proven sound; else null.</summary>
     public static int? Prove(HashTableImage t, int n) => Prove(t, n, ProcessKey);
@@ -34,42 +34,14 @@ internal static class ChainProof
         int[] buckets = t.Buckets, nexts = t.Nexts, hashes = t.HashCodes;
         if (n == 0 || buckets.Length == 0 || n > nexts.Length || n > hashes.Length)
             return null; // nothing to gain: the careful walk is immediate
-        HashTableLayout layout = t.Layout;
-        var bucketOf = new FastModulo((uint)buckets.Length);
-        bool bad = false;
-        long edges = 0;
-        int live = 0, forward = 0;
-        ulong owned = 0, arrived = 0; // the two multisets' sums: (entry, its bucket) and (successor, its predecessor's bucket)
-
-        for (int i = 0; i < n; i++)
-        {
-            int next = nexts[i], hash = hashes[i];
-            if (layout.IsFree(hash, next))
-                continue; // free: its next belongs to the free list, checked by the free-list walk
-            live++;
-            ulong bucket = bucketOf.Remainder((uint)hash);
-            owned += Mix((ulong)(uint)i << 32 | bucket, key);
-            bool isEdge = (uint)next < (uint)n;
-            bad |= (next != -1) & !isEdge;
-            // Written without a branch: an entry that ends its chain adds nothing.
-            arrived += isEdge ? Mix((ulong)(uint)next << 32 | bucket, key) : 0;
-            edges += isEdge ? 1 : 0;
-            forward += isEdge & next >= i ? 1 : 0;
-        }
-        bool oneBased = layout.OneBasedBuckets;
-        for (int b = 0; b < buckets.Length; b++)
-        {
-            long head = oneBased ? (long)buckets[b] - 1 : buckets[b];
-            bool inRange = (ulong)head < (ulong)n;
-            bad |= (head != -1) & !inRange;
-            arrived += inRange ? Mix((ulong)head << 32 | (uint)b, key) : 0;
-            edges += inRange ? 1 : 0;
-        }
-        if (bad || edges != live || arrived != owned)
+        var sums = new ChainSums();
+        sums.AddEntries(hashes.AsSpan(0, n), nexts.AsSpan(0, n), 0, n, t.Layout, new FastModulo((uint)buckets.Length), key);
+        sums.AddBuckets(buckets, 0, n, t.Layout.OneBasedBuckets, key);
+        if (!sums.Balanced)
             return null;
         // Now the chains are disjoint paths from the buckets and perhaps loops no bucket reaches. A loop needs an
         // edge that does not go to a lower index; tables that never had an entry removed have none.
-        return forward == 0 || !HasLoop(t, n) ? live : null;
+        return sums.Forward == 0 || !HasLoop(t, n) ? sums.Live : null;
     }
 
     /// <summary>
@@ -86,7 +58,7 @@ internal static class ChainProof
 
     /// <summary>A bijection of 64-bit values that spreads every input bit over the output (the finalizer of MurmurHash3), keyed.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static ulong Mix(ulong value, ulong key)
+    internal static ulong Mix(ulong value, ulong key)
     {
         ulong x = value ^ key;
         x ^= x >> 33;

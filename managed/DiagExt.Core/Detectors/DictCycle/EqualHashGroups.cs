@@ -25,6 +25,9 @@ internal static class EqualHashGroups
     /// <summary>Slot bits of one group's bitmap: seen and seen-twice words together 64 KB, which stays in a core's L2 cache.</summary>
     private const int GroupSlotBits = 18;
 
+    /// <summary>The slot bits per group a table is filtered with outside tests.</summary>
+    public const int DefaultGroupSlotBits = GroupSlotBits;
+
     /// <summary>At most 2^10 groups: each round scatters its keys into that many streams.</summary>
     private const int MaxGroupBits = 10;
 
@@ -43,33 +46,55 @@ internal static class EqualHashGroups
         // RESULTS.md: 34 ns an entry at 0.5 M entries, 219 ns at 5 M). So every round first groups its keys by the top
         // bits of their slots (a counting pass, then a scatter into one array), and each group is filtered with a
         // bitmap of its own that stays in cache. Equal slots land in one group, so the survivors are the same.
-        var round = Round.For(BitsFor(n, 4), groupSlotBits, Multipliers[0]);
-        int groups = 1 << round.GroupBits;
+        Round round = FirstRound(n, groupSlotBits);
         parts = Math.Clamp(parts, 1, Math.Max(n, 1));
         // Each stretch counts its live entries per group; a stretch's share of a group follows the earlier stretches'.
         var counts = new int[parts][];
-        InParts(parts, p => counts[p] = CountLive(t, Stretch(n, parts, p), round));
+        InParts(parts, p =>
+        {
+            (int from, int to) = Stretch(n, parts, p);
+            counts[p] = new int[1 << round.GroupBits];
+            CountLive(t.HashCodes.AsSpan(from, to - from), t.Nexts.AsSpan(from, to - from), t.Layout, round, counts[p]);
+        });
+        (int[] starts, int[][] fills, long[] keys) = Place(counts, round);
+        InParts(parts, p =>
+        {
+            (int from, int to) = Stretch(n, parts, p);
+            ScatterLive(t.HashCodes.AsSpan(from, to - from), t.Nexts.AsSpan(from, to - from), from, t.Layout, round, fills[p], keys);
+        });
+        return new Grouped(t.Buckets.Length, keys, starts, round, groupSlotBits);
+    }
+
+    /// <summary>The first round for a table of <paramref name="n"/> used entries.</summary>
+    public static Round FirstRound(int n, int groupSlotBits = GroupSlotBits) => Round.For(BitsFor(n, 4), groupSlotBits, Multipliers[0]);
+
+    /// <summary>
+    /// From each stretch's live entries per group: where each group starts in the keys, where each stretch writes its
+    /// share of each group (after the earlier stretches'), and the keys' array.
+    /// </summary>
+    public static (int[] Starts, int[][] Fills, long[] Keys) Place(int[][] counts, Round round)
+    {
+        int groups = 1 << round.GroupBits;
         var starts = new int[groups + 1];
-        var fills = new int[parts][];
+        var fills = new int[counts.Length][];
+        for (int p = 0; p < counts.Length; p++)
+            fills[p] = new int[groups];
         for (int g = 0, at = 0; g < groups; g++)
         {
             starts[g] = at;
-            for (int p = 0; p < parts; p++)
+            for (int p = 0; p < counts.Length; p++)
             {
-                fills[p] ??= new int[groups];
                 fills[p][g] = at;
                 at += counts[p][g];
             }
             starts[g + 1] = at;
         }
         // (hash code << 32 | index) of each live entry: the careful walk's sort key within a chain.
-        long[] keys = BigArrays.Uninitialized<long>(starts[^1]); // the scatter writes every slot
-        InParts(parts, p => ScatterLive(t, Stretch(n, parts, p), round, fills[p], keys));
-        return new Grouped(t, keys, starts, round, groupSlotBits);
+        return (starts, fills, BigArrays.Uninitialized<long>(starts[^1])); // the scatter writes every slot
     }
 
     /// <summary>Round one's keys, grouped by the top bits of their slots: the filter and the pairs follow from them.</summary>
-    internal sealed class Grouped(HashTableImage t, long[] keys, int[] starts, Round first, int groupSlotBits)
+    internal sealed class Grouped(int bucketCount, long[] keys, int[] starts, Round first, int groupSlotBits)
     {
         /// <summary>Adds the candidate pairs: the careful walk's, cut where it cuts them.</summary>
         [MethodImpl(MethodImplOptions.AggressiveOptimization)] // runs once per table, loops over the survivors
@@ -93,7 +118,7 @@ internal static class EqualHashGroups
             if (count < 2)
                 return;
             RadixSort.Sort(current.AsSpan(0, count));
-            Emit(current.AsSpan(0, count), new FastModulo((uint)t.Buckets.Length), pairs);
+            Emit(current.AsSpan(0, count), new FastModulo((uint)bucketCount), pairs);
         }
     }
 
@@ -110,39 +135,35 @@ internal static class EqualHashGroups
         public uint GroupOf(int hash) => SlotOf(hash) >> (Bits - GroupBits);
     }
 
-    /// <summary>Live entries per group in one stretch of the table.</summary>
+    /// <summary>Adds the live entries per group of one stretch of the table (its hash codes and nexts) to <paramref name="counts"/>.</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)] // millions of iterations: skip tier-0 code
-    private static int[] CountLive(HashTableImage t, (int From, int To) stretch, Round round)
+    public static void CountLive(ReadOnlySpan<int> hashes, ReadOnlySpan<int> nexts, HashTableLayout layout, Round round, int[] counts)
     {
-        int[] nexts = t.Nexts, hashes = t.HashCodes;
-        HashTableLayout layout = t.Layout;
-        var counts = new int[1 << round.GroupBits];
-        for (int i = stretch.From; i < stretch.To; i++)
+        nexts = nexts[..hashes.Length];
+        for (int k = 0; k < hashes.Length; k++)
         {
-            if (!layout.IsFree(hashes[i], nexts[i]))
-                counts[round.GroupOf(hashes[i])]++;
-        }
-        return counts;
-    }
-
-    /// <summary>Writes the stretch's live entries' keys at their groups' fill positions.</summary>
-    [MethodImpl(MethodImplOptions.AggressiveOptimization)] // millions of iterations: skip tier-0 code
-    private static void ScatterLive(HashTableImage t, (int From, int To) stretch, Round round, int[] fill, long[] keys)
-    {
-        int[] nexts = t.Nexts, hashes = t.HashCodes;
-        HashTableLayout layout = t.Layout;
-        for (int i = stretch.From; i < stretch.To; i++)
-        {
-            int hash = hashes[i];
-            if (!layout.IsFree(hash, nexts[i]))
-                keys[fill[round.GroupOf(hash)]++] = ((long)hash << 32) | (uint)i;
+            if (!layout.IsFree(hashes[k], nexts[k]))
+                counts[round.GroupOf(hashes[k])]++;
         }
     }
 
-    private static (int From, int To) Stretch(int n, int parts, int p) => ((int)((long)n * p / parts), (int)((long)n * (p + 1) / parts));
+    /// <summary>Writes the keys of one stretch's live entries (the first is entry <paramref name="first"/>) at their groups' fill positions.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)] // millions of iterations: skip tier-0 code
+    public static void ScatterLive(ReadOnlySpan<int> hashes, ReadOnlySpan<int> nexts, int first, HashTableLayout layout, Round round, int[] fill, long[] keys)
+    {
+        nexts = nexts[..hashes.Length];
+        for (int k = 0; k < hashes.Length; k++)
+        {
+            int hash = hashes[k];
+            if (!layout.IsFree(hash, nexts[k]))
+                keys[fill[round.GroupOf(hash)]++] = ((long)hash << 32) | (uint)(first + k);
+        }
+    }
+
+    public static (int From, int To) Stretch(int n, int parts, int p) => ((int)((long)n * p / parts), (int)((long)n * (p + 1) / parts));
 
     /// <summary>Runs <paramref name="body"/> for each part; more than one side by side, one of them on this thread.</summary>
-    private static void InParts(int parts, Action<int> body)
+    public static void InParts(int parts, Action<int> body)
     {
         if (parts == 1)
             body(0);

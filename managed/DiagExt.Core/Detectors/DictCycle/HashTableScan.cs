@@ -65,7 +65,15 @@ internal static class HashTableScan
         {
             return (null, $"{TypeNames.Short(CollectionTypeName(type))} at {(Address)obj.Address}: {CorruptType.Describe(e)}");
         }
-        var (status, instance, problem) = HashTableReader.Read(target, obj.Address, shape, heap);
+        var (headerStatus, header, headerProblem) = HashTableReader.ReadHeader(target, obj.Address, shape, heap);
+        if (headerStatus == HashTableReader.Status.Unreadable)
+            return (null, $"{TypeNames.Short(CollectionTypeName(type))} at {(Address)obj.Address}: {headerProblem}");
+        if (headerStatus != HashTableReader.Status.Read)
+            return (null, null);
+        // A big table is first proven sound from the target's bytes as they stream past; only when that fails is it copied.
+        if (header!.EntriesLength >= HashTableStream.From && HashTableStream.ProvenHealthy(target, header, shape, heap, target.Workers))
+            return (null, null);
+        var (status, instance, problem) = HashTableReader.Read(target, header, shape, heap);
         if (status == HashTableReader.Status.Unreadable)
             return (null, $"{TypeNames.Short(CollectionTypeName(type))} at {(Address)obj.Address}: {problem}");
         if (status != HashTableReader.Status.Read)

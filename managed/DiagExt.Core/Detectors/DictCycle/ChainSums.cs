@@ -1,0 +1,85 @@
+using System.Runtime.CompilerServices;
+
+namespace DiagExt.Core.Detectors.DictCycle;
+
+/// <summary>
+/// <see cref="ChainProof"/>'s sums over a stretch of a table's entries and buckets. They only add, so stretches read
+/// apart (from the image's arrays, or chunk by chunk as the target's bytes stream past, on one thread or two) add up to
+/// the whole table's.
+/// </summary>
+internal struct ChainSums
+{
+    /// <summary>The two multisets' sums: (entry, its bucket) over live entries; (successor, its predecessor's bucket) over edges.</summary>
+    public ulong Owned, Arrived;
+
+    /// <summary>Edges seen: live entries' nexts in range and bucket heads in range.</summary>
+    public long Edges;
+
+    /// <summary>Live entries, those among them whose next does not go to a lower index, and free entries.</summary>
+    public int Live, Forward, Free;
+
+    /// <summary>A next or bucket head neither in range nor -1.</summary>
+    public bool Bad;
+
+    /// <summary>Whether every live entry has exactly one predecessor in its own bucket and no free one has any.</summary>
+    public readonly bool Balanced => !Bad && Edges == Live && Arrived == Owned;
+
+    /// <summary>Adds entries first..first+hashes.Length-1 of a table whose first <paramref name="n"/> entries are used.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)] // millions of iterations per table: skip tier-0 code
+    public void AddEntries(ReadOnlySpan<int> hashes, ReadOnlySpan<int> nexts, int first, int n, HashTableLayout layout, FastModulo bucketOf, ulong key)
+    {
+        ulong owned = Owned, arrived = Arrived;
+        long edges = Edges;
+        int live = Live, forward = Forward, free = Free;
+        bool bad = Bad;
+        nexts = nexts[..hashes.Length];
+        for (int k = 0; k < hashes.Length; k++)
+        {
+            int i = first + k, next = nexts[k], hash = hashes[k];
+            if (layout.IsFree(hash, next))
+            {
+                free++;
+                continue; // its next belongs to the free list, checked by the free-list walk
+            }
+            live++;
+            ulong bucket = bucketOf.Remainder((uint)hash);
+            owned += ChainProof.Mix((ulong)(uint)i << 32 | bucket, key);
+            bool isEdge = (uint)next < (uint)n;
+            bad |= (next != -1) & !isEdge;
+            // Written without a branch: an entry that ends its chain adds nothing.
+            arrived += isEdge ? ChainProof.Mix((ulong)(uint)next << 32 | bucket, key) : 0;
+            edges += isEdge ? 1 : 0;
+            forward += isEdge & next >= i ? 1 : 0;
+        }
+        (Owned, Arrived, Edges, Live, Forward, Free, Bad) = (owned, arrived, edges, live, forward, free, bad);
+    }
+
+    /// <summary>Adds buckets first..first+buckets.Length-1, each the head of its chain (plus one in one-based layouts).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    public void AddBuckets(ReadOnlySpan<int> buckets, int first, int n, bool oneBased, ulong key)
+    {
+        ulong arrived = Arrived;
+        long edges = Edges;
+        bool bad = Bad;
+        for (int k = 0; k < buckets.Length; k++)
+        {
+            long head = oneBased ? (long)buckets[k] - 1 : buckets[k];
+            bool inRange = (ulong)head < (ulong)n;
+            bad |= (head != -1) & !inRange;
+            arrived += inRange ? ChainProof.Mix((ulong)head << 32 | (uint)(first + k), key) : 0;
+            edges += inRange ? 1 : 0;
+        }
+        (Arrived, Edges, Bad) = (arrived, edges, bad);
+    }
+
+    public void Add(in ChainSums other)
+    {
+        Owned += other.Owned;
+        Arrived += other.Arrived;
+        Edges += other.Edges;
+        Live += other.Live;
+        Forward += other.Forward;
+        Free += other.Free;
+        Bad |= other.Bad;
+    }
+}
