@@ -70,13 +70,22 @@ internal static class HashTableStream
 
         // Pass 2: the filter's keys, then its candidates' keys compared.
         (int[] starts, int[][] fills, long[] keys) = EqualHashGroups.Place(counts, round);
-        EqualHashGroups.InParts(parts, p =>
+        int[][] ends = fills.Select((fill, p) => fill.Select((at, g) => at + counts[p][g]).ToArray()).ToArray();
+        try
         {
-            (int from, int to) = EqualHashGroups.Stretch(n, parts, p);
-            read[p] = Entries(target, h, shape, from, to, (hashes, nexts, first) =>
-                EqualHashGroups.ScatterLive(hashes, nexts, first, layout, round, fills[p], keys));
-        });
-        if (read.Contains(false))
+            EqualHashGroups.InParts(parts, p =>
+            {
+                (int from, int to) = EqualHashGroups.Stretch(n, parts, p);
+                read[p] = Entries(target, h, shape, from, to, (hashes, nexts, first) =>
+                    EqualHashGroups.ScatterLive(hashes, nexts, first, layout, round, fills[p], keys));
+            });
+        }
+        catch (Exception e) when (e is IndexOutOfRangeException || e is AggregateException all && all.InnerExceptions.All(x => x is IndexOutOfRangeException))
+        {
+            return false; // more live entries than the first pass counted: the bytes changed between the passes
+        }
+        // Every stretch filled exactly its share of every group: the second pass read what the first counted.
+        if (read.Contains(false) || fills.Where((fill, p) => !fill.AsSpan().SequenceEqual(ends[p])).Any())
             return false;
         var pairs = new DuplicateKeyCandidates();
         new EqualHashGroups.Grouped(h.BucketsLength, keys, starts, round, EqualHashGroups.DefaultGroupSlotBits).Collect(pairs);
