@@ -86,9 +86,9 @@ internal static class HashTableClassifier
 
         public int ReachableLive { get; private set; }
 
-        public int ExpectedLive => _layout.HighWaterIsLastIndex ? _t.Count : _t.Count - (_t.FreeCount ?? 0);
+        public int ExpectedLive => _layout.LiveCount(_t.Count, _t.FreeCount);
 
-        private int RawUsed => _layout.HighWaterIsLastIndex ? _t.LastIndex ?? 0 : _t.Count;
+        private int RawUsed => _layout.HighWater(_t.Count, _t.LastIndex);
 
         public void CheckSizes()
         {
@@ -128,7 +128,7 @@ internal static class HashTableClassifier
                 current = FreeNext(current);
             }
 
-            int? expected = _layout.HighWaterIsLastIndex ? RawUsed - _t.Count : _t.FreeCount;
+            int? expected = _layout.FreeCount(RawUsed, _t.Count, _t.FreeCount);
             if (expected is int e && e != _freeLength)
                 Add(DefectKind.FreeCountMismatch, [], [], $"the free list holds {_freeLength} entries but {(_layout.HighWaterIsLastIndex ? "lastIndex - count" : "freeCount")} says {e}");
 

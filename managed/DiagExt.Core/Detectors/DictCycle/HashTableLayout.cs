@@ -74,6 +74,15 @@ public sealed record HashTableLayout
     /// <summary>The used part of the entry array is [0, lastIndex) and count is the live count (legacy HashSet).</summary>
     public required bool HighWaterIsLastIndex { get; init; }
 
+    /// <summary>How many entries from the start are used (live or free), from the count and lastIndex fields.</summary>
+    public int HighWater(int count, int? lastIndex) => HighWaterIsLastIndex ? lastIndex ?? 0 : count;
+
+    /// <summary>How many live entries the instance's own fields claim.</summary>
+    public int LiveCount(int count, int? freeCount) => HighWaterIsLastIndex ? count : count - (freeCount ?? 0);
+
+    /// <summary>How many free entries the fields claim (null for a layout without a freeCount field that does not derive it).</summary>
+    public int? FreeCount(int highWater, int count, int? freeCount) => HighWaterIsLastIndex ? highWater - count : freeCount;
+
     /// <summary>Lookups on a cycle throw InvalidOperationException (Core 2.1+) instead of never returning.</summary>
     public required bool LookupsThrowOnCycle { get; init; }
 }

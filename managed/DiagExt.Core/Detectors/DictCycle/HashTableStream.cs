@@ -29,9 +29,9 @@ internal static class HashTableStream
     internal static bool ProvenHealthy(Target target, HashTableHeader h, HashTableShape shape, ClrHeap? heap, int parts, ulong key)
     {
         HashTableLayout layout = shape.Layout;
-        int raw = layout.HighWaterIsLastIndex ? h.LastIndex ?? 0 : h.Count;
-        int expectedFree = layout.HighWaterIsLastIndex ? raw - h.Count : h.FreeCount ?? 0;
-        int expectedLive = layout.HighWaterIsLastIndex ? h.Count : h.Count - (h.FreeCount ?? 0);
+        int raw = layout.HighWater(h.Count, h.LastIndex);
+        int expectedFree = layout.FreeCount(raw, h.Count, h.FreeCount) ?? 0;
+        int expectedLive = layout.LiveCount(h.Count, h.FreeCount);
         // What the classifier's size and free-list checks would find nothing wrong with, for a table nothing was removed from.
         if (raw <= 0 || raw > h.EntriesLength || h.BucketsLength != h.EntriesLength || h.FreeList != -1 || expectedFree != 0 || expectedLive != raw)
             return false;
