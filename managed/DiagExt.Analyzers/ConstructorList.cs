@@ -268,8 +268,6 @@ internal sealed class ConstructorList
         return (null, false, null);
     }
 
-    private const string CompilerGeneratedAttribute = "System.Runtime.CompilerServices.CompilerGeneratedAttribute";
-
     /// <summary>
     /// "if (t.IsDefined(typeof(CompilerGeneratedAttribute), false) ...)" or "Attribute.IsDefined(t, typeof(...))" around
     /// <paramref name="source"/>, on the edge where it holds, about the variable the constructors are asked of.
@@ -298,7 +296,7 @@ internal sealed class ConstructorList
         (IOperation? tested, IOperation? attribute) = call.Instance is { } instance
             ? (instance, call.Arguments.Length > 0 ? call.Arguments[0].Value : null)
             : (call.Arguments.Length > 1 ? call.Arguments[0].Value : null, call.Arguments.Length > 1 ? call.Arguments[1].Value : null);
-        return attribute is ITypeOfOperation { TypeOperand: var named } && named.ToDisplayString() == CompilerGeneratedAttribute
+        return attribute is ITypeOfOperation { TypeOperand: var named } && named.ToDisplayString() == OrderDependentPick.CompilerGeneratedAttribute
             && SymbolEqualityComparer.Default.Equals(VariableOf(tested), variable);
     }
 

@@ -1,5 +1,6 @@
 using System.Reflection;
 using System.Reflection.Metadata;
+using DiagExt.Core.Detectors.CtorOrder.Model;
 using DiagExt.Core.Il;
 
 namespace DiagExt.Core.Detectors.CtorOrder.Flow;
@@ -105,10 +106,8 @@ internal sealed partial class CtorFlowAnalysis
     /// assembly given only the type whose body asks for that attribute (LiteDB's IsAnonymousType).
     /// </summary>
     private bool TestsCompilerGenerated(MethodReference method, FlowValue[] args) =>
-        method.Name == "IsDefined" && args.Length >= 2 && args[1] is TypeValue { Name: CompilerGeneratedAttribute }
-        || args.Length == 1 && !method.Definition.IsNil && _lambdas.TestsForAttribute(method.Definition, CompilerGeneratedAttribute);
-
-    private const string CompilerGeneratedAttribute = "System.Runtime.CompilerServices.CompilerGeneratedAttribute";
+        method.Name == "IsDefined" && args.Length >= 2 && args[1] is TypeValue { Name: OrderDependentPick.CompilerGeneratedAttribute }
+        || args.Length == 1 && !method.Definition.IsNil && _lambdas.TestsForAttribute(method.Definition, OrderDependentPick.CompilerGeneratedAttribute);
 
     /// <summary>
     /// Reflection's attribute lookups (IsDefined, GetCustomAttribute(s), GetCustomAttributesData) and a library's own

@@ -52,6 +52,9 @@ internal static class OrderDependentPick
     /// <summary>Attribute lookups: a marker attribute on the constructor to use, which one constructor wears.</summary>
     public static readonly HashSet<string> AttributeQueries = new(System.StringComparer.Ordinal) { "IsDefined", "GetCustomAttribute", "GetCustomAttributes", "GetCustomAttributesData" };
 
+    /// <summary>The attribute C# puts on the types it generates (anonymous types, closures, state machines), each with one public constructor.</summary>
+    public const string CompilerGeneratedAttribute = "System.Runtime.CompilerServices.CompilerGeneratedAttribute";
+
     /// <summary>Tests that pin one signature: exact parameter types compared in sequence.</summary>
     public const string SignatureTest = "SequenceEqual";
 
