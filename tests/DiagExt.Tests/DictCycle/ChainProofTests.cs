@@ -21,12 +21,8 @@ public class ChainProofTests
         var tables = new List<(string, HashTableImage)>();
         using Target target = TargetOpener.OpenDump(HeapTestDump.Path);
         ClrHeap heap = target.Runtime!.Heap;
-        IHeapInterest interest = new DictCycleDetector().HeapInterest;
-        foreach (ClrObject table in HeapIndex.Build(heap, [interest], default, target.FileMemory).ObjectsFor(interest))
+        foreach (var (table, shape) in DumpTables.Shaped(target))
         {
-            if (HashTableShape.EntriesField(table.Type!) is not { } field || table.ReadObjectField(field) is not { IsNull: false, Type: { } arrayType }
-                || HashTableShape.TryCreate(table.Type!, arrayType) is not { } shape)
-                continue;
             // Keys are compared later, after the dump is closed: leave them out (EqualHashGroups is checked on its own below).
             if (HashTableReader.Read(target, table.Address, shape, heap) is (HashTableReader.Status.Read, { } instance, _))
                 tables.Add(($"{table.Type!.Name} at 0x{table.Address:x}", WithoutKeys(instance.Image)));

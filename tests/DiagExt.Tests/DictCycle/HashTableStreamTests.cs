@@ -23,13 +23,10 @@ public class HashTableStreamTests
     {
         using Target target = TargetOpener.OpenDump(HeapTestDump.Path);
         ClrHeap heap = target.Runtime!.Heap;
-        IHeapInterest interest = new DictCycleDetector().HeapInterest;
         int tables = 0, streamed = 0, corrupt = 0, keyed = 0;
-        foreach (ClrObject table in HeapIndex.Build(heap, [interest], default, target.FileMemory).ObjectsFor(interest))
+        foreach (var (table, shape) in DumpTables.Shaped(target))
         {
-            if (HashTableShape.EntriesField(table.Type!) is not { } field || table.ReadObjectField(field) is not { IsNull: false, Type: { } arrayType }
-                || HashTableShape.TryCreate(table.Type!, arrayType) is not { } shape
-                || HashTableReader.ReadHeader(target, table.Address, shape, heap) is not (HashTableReader.Status.Read, { } header, _)
+            if (HashTableReader.ReadHeader(target, table.Address, shape, heap) is not (HashTableReader.Status.Read, { } header, _)
                 || HashTableReader.Read(target, header, shape, heap) is not (HashTableReader.Status.Read, { } instance, _))
                 continue;
             string name = $"{table.Type!.Name} at 0x{table.Address:x}";
