@@ -111,6 +111,8 @@ internal sealed class ConstructorList
     {
         bool declared = source is IPropertyReferenceOperation;
         (ITypeSymbol? type, bool isDelegate, List<INamedTypeSymbol>? eachSide) = NamedType(receiver);
+        if (type is null && !isDelegate && eachSide is null)
+            type = TestedDefinition(source, receiver);
         var list = new ConstructorList(source, type, declared ? Public | NonPublic | Instance | Static : flags)
         {
             Local = local,
@@ -272,16 +274,44 @@ internal sealed class ConstructorList
     /// "if (t.IsDefined(typeof(CompilerGeneratedAttribute), false) ...)" or "Attribute.IsDefined(t, typeof(...))" around
     /// <paramref name="source"/>, on the edge where it holds, about the variable the constructors are asked of.
     /// </summary>
-    private static bool TestedCompilerGenerated(IOperation source, IOperation? receiver)
+    private static bool TestedCompilerGenerated(IOperation source, IOperation? receiver) =>
+        VariableOf(receiver) is { } variable && HoldingAround(source).Any(c => TestsCompilerGenerated(c, variable));
+
+    /// <summary>
+    /// "if (t.IsGenericType &amp;&amp; t.GetGenericTypeDefinition() == typeof(G&lt;&gt;))" around <paramref name="source"/>, on the edge
+    /// where it holds, about the variable the constructors are asked of: t is a G&lt;...&gt;, whose constructors are G's.
+    /// </summary>
+    private static INamedTypeSymbol? TestedDefinition(IOperation source, IOperation? receiver) =>
+        VariableOf(receiver) is { } variable ? HoldingAround(source).Select(c => DefinitionTestedOn(c, variable)).FirstOrDefault(d => d is not null) : null;
+
+    /// <summary>Each conjunct of the conditions of the "if"s and "?:"s whose true side holds <paramref name="source"/>: what holds there.</summary>
+    private static IEnumerable<IOperation> HoldingAround(IOperation source)
     {
-        if (VariableOf(receiver) is not { } variable)
-            return false;
         for (IOperation? node = source; node?.Parent is { } parent; node = parent)
+            if (parent is IConditionalOperation conditional && conditional.WhenTrue == node)
+                foreach (IOperation conjunct in Conjuncts(conditional.Condition))
+                    yield return conjunct;
+    }
+
+    private static INamedTypeSymbol? DefinitionTestedOn(IOperation test, ISymbol variable)
+    {
+        if (test is not IBinaryOperation { OperatorKind: BinaryOperatorKind.Equals } equals)
+            return null;
+        foreach ((IOperation one, IOperation other) in new[] { (equals.LeftOperand, equals.RightOperand), (equals.RightOperand, equals.LeftOperand) })
         {
-            if (parent is IConditionalOperation conditional && conditional.WhenTrue == node && Conjuncts(conditional.Condition).Any(c => TestsCompilerGenerated(c, variable)))
-                return true;
+            if (Unconverted(one) is IInvocationOperation { TargetMethod.Name: "GetGenericTypeDefinition" } call
+                && SymbolEqualityComparer.Default.Equals(VariableOf(call.Instance), variable)
+                && Unconverted(other) is ITypeOfOperation { TypeOperand: INamedTypeSymbol { IsUnboundGenericType: true } generic })
+                return generic.OriginalDefinition;
         }
-        return false;
+        return null;
+    }
+
+    private static IOperation Unconverted(IOperation operation)
+    {
+        for (int i = 0; i < MaxSteps && operation is IConversionOperation conversion; i++)
+            operation = conversion.Operand;
+        return operation;
     }
 
     private static IEnumerable<IOperation> Conjuncts(IOperation condition) =>

@@ -220,6 +220,34 @@ public class CtorOrderAnalyzerTests
         }
         """, Verify.Diagnostic(0, "type.GetConstructors()[0]"), Verify.Diagnostic(1, "type.GetConstructors()[0]"));
 
+    /// <summary>Issue 41, category 4: a type tested for its generic definition has that definition's constructors.</summary>
+    [Test]
+    public Task A_type_tested_for_its_generic_definition_has_that_definitions_constructors() => Verify.Analyzer(Usings + """
+        using System.Collections.ObjectModel;
+        static class C
+        {
+            static ConstructorInfo ReadOnly(Type type) =>
+                type.IsGenericType && type.GetGenericTypeDefinition() == typeof(ReadOnlyCollection<>) ? type.GetConstructors()[0] : null;
+
+            static ConstructorInfo Dictionary(Type type)
+            {
+                if (typeof(ReadOnlyDictionary<,>) == type.GetGenericTypeDefinition())
+                    return type.GetConstructors()[0];
+                return null;
+            }
+
+            static ConstructorInfo List(Type type) =>
+                type.IsGenericType && type.GetGenericTypeDefinition() == typeof(List<>) ? {|#0:type.GetConstructors()[0]|} : null;
+
+            static ConstructorInfo NotReadOnly(Type type) =>
+                type.GetGenericTypeDefinition() == typeof(ReadOnlyCollection<>) ? null : {|#1:type.GetConstructors()[0]|};
+
+            static ConstructorInfo OtherType(Type type, Type other) =>
+                other.GetGenericTypeDefinition() == typeof(ReadOnlyCollection<>) ? {|#2:type.GetConstructors()[0]|} : null;
+        }
+        """, Verify.Diagnostic(0, "type.GetConstructors()[0]", " (System.Collections.Generic.List<T> has 3 that match)"),
+        Verify.Diagnostic(1, "type.GetConstructors()[0]"), Verify.Diagnostic(2, "type.GetConstructors()[0]"));
+
     private const string Unstable = " (sorted in place by an unstable sort: tied constructors come out in an order neither reflection nor the sort promises)";
 
     /// <summary>Issue 41, category 2: Array.Sort and List.Sort sort in place and are unstable; a sort by MetadataToken cannot tie.</summary>

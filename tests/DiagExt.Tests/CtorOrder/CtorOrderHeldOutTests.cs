@@ -12,10 +12,11 @@ namespace DiagExt.Tests.CtorOrder;
 [Category(TestKind.RealPrograms)]
 public class CtorOrderHeldOutTests
 {
-    // Issue 28 asks for 90 % / 85 %. Measured 83 % / 88 % (15 of 18 flagged right, 15 of 17 hazards found): the floors
-    // hold what is reached so a regression fails; the three false alarms left are picks on types no metadata settles
-    // (docs/commands/ctororder.md).
-    private const double PrecisionFloor = 0.80, RecallFloor = 0.85;
+    // Issue 28 asks for 90 % / 85 %. Measured 83 % / 88 % (15 of 18 flagged right, 15 of 17 hazards found), 88 % / 88 %
+    // (15 of 17) once a local function's captured type was settled by its caller's generic-definition test (issue 41):
+    // the floors hold what is reached so a regression fails; the two false alarms left are picks on types no scanned
+    // metadata settles (docs/commands/ctororder.md).
+    private const double PrecisionFloor = 0.88, RecallFloor = 0.85;
 
     /// <summary>Packages restored together, with the assemblies scanned for each ground-truth package name.</summary>
     private static readonly (string Id, string Version)[] Restored =

@@ -54,6 +54,9 @@ public class CtorOrderSampleScanTests
         "CtorOrderSample.JoinedTypeSelectors.OfEitherWithTwo", // issue 41: one of two named types, one with two constructors
         "CtorOrderSample.CompilerGeneratedSelectors.FromTestedOrNot", // issue 41: one caller passes a type that failed the test
         "CtorOrderSample.CompilerGeneratedSelectors.UserConstructor", // issue 41: picked where the type is not compiler-generated
+        "CtorOrderSample.CapturedTypeSelectors.<WrapUntested>g__Untested", // issue 41: one call where the captured type was not tested
+        "CtorOrderSample.CapturedTypeSelectors.<WrapList>g__OfList", // issue 41: tested for a generic with three constructors
+        "CtorOrderSample.CapturedTypeSelectors.<WrapDerived>g__Derived", // issue 41: a helper walking base types proves nothing
     ];
 
     /// <summary>Picks on types only the sample knows (emitted with TypeBuilder, a wrapper fixed by convention): information.</summary>
@@ -81,8 +84,14 @@ public class CtorOrderSampleScanTests
         // A named type with several constructors is a hazard on its own; the rest depend on types only a process shows.
         string[] hazards = result.Findings.Where(f => f.GetProperty("severity").GetString() == "hazard")
             .Select(f => MethodName(f.GetProperty("callSite").GetProperty("method").GetString()!)).ToArray();
-        Assert.That(hazards, Is.EquivalentTo(new[] { "CtorOrderSample.HazardousSelectors.NamedTwo", "CtorOrderSample.HazardousSelectors.NamedFramework", "CtorOrderSample.HazardousSelectors.NamedTwoOfArityInLoop", "CtorOrderSample.JoinedTypeSelectors.OfEitherWithTwo" }));
-        Assert.That(result.Findings.Count(f => f.GetProperty("severity").GetString() == "warning"), Is.EqualTo(Hazardous.Length - 4));
+        // Two of them through what every caller passes: a type with two constructors, a generic tested for one with three.
+        string[] proven =
+        [
+            "CtorOrderSample.HazardousSelectors.NamedTwo", "CtorOrderSample.HazardousSelectors.NamedFramework", "CtorOrderSample.HazardousSelectors.NamedTwoOfArityInLoop",
+            "CtorOrderSample.JoinedTypeSelectors.OfEitherWithTwo", "CtorOrderSample.CallerTypeSelectors.CreateFromEither", "CtorOrderSample.CapturedTypeSelectors.<WrapList>g__OfList",
+        ];
+        Assert.That(hazards, Is.EquivalentTo(proven));
+        Assert.That(result.Findings.Count(f => f.GetProperty("severity").GetString() == "warning"), Is.EqualTo(Hazardous.Length - proven.Length));
         Assert.That(result.Findings.All(f => f.GetProperty("kind").GetString() == "positional-constructor-pick"));
     }
 
@@ -164,6 +173,8 @@ public class CtorOrderSampleScanTests
         Assert.That(result.Stdout + result.Stderr, Does.Match(@"one of CtorOrderSample\.CallerTypeSelectors\+FaultRegistration`1, CtorOrderSample\.CallerTypeSelectors\+PlainRegistration`1 \(what every caller of CallerTypeSelectors\.Create passes\)"));
         // Issue 41, category 4: a type tested to be compiler-generated, in place and through a private helper's callers.
         Assert.That(result.Stdout + result.Stderr, Does.Contain("a compiler-generated type (the code tested it) (what every caller of CompilerGeneratedSelectors.FromAnonymous passes)"));
+        // Issue 41, category 4 through a local function: the captured type tested for a definition with three constructors.
+        Assert.That(result.Stdout, Does.Contain("why a hazard: System.Collections.Generic.List`1 (the code tested its generic definition) has 3 constructors that match"));
         // The shared why/fix paragraph once per run; each finding keeps its own short "why" line.
         Assert.That(result.Stdout.Split("fix: Choose the constructor").Length - 1, Is.EqualTo(1));
         Assert.That(result.Stdout, Does.Contain("fix: as above"));

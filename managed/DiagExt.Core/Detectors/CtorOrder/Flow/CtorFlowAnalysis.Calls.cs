@@ -28,8 +28,11 @@ internal sealed partial class CtorFlowAnalysis
         FlowValue[] rest = Pop(stack, argCount);
         _callOffset = ins.Offset;
         if (_callers.Active && !isNewobj && ins.OpCode != ILOpCode.Calli && LocalMethods.Resolve(_md, ins.Token) is { } callee && _callers.Wants(callee))
+        {
             for (int i = 0; i < args.Length; i++)
                 _callers.Saw(callee, i, args[i]);
+            _callers.SawFields(callee, state.Fields);
+        }
         // A call on a value type local ("ldloca e; call Enumerator.MoveNext") is a call on the local's value.
         if (method.HasThis && !isNewobj && argCount > 0 && args[0] is AddressValue { IsArgument: false } self)
             args[0] = Local(state, self.Index);
@@ -98,6 +101,14 @@ internal sealed partial class CtorFlowAnalysis
         return FlowValue.Unknown;
     }
 
+    /// <summary>"GetGenericTypeDefinition() of t" compared with a typeof, either way round: a test that t is a constructed generic of it.</summary>
+    private static TypeTestValue? DefinitionTest(FlowValue left, FlowValue right) => (left, right) switch
+    {
+        (GenericDefinitionValue d, TypeValue t) => new TypeTestValue(d.Type, new GenericOfValue(t)),
+        (TypeValue t, GenericDefinitionValue d) => new TypeTestValue(d.Type, new GenericOfValue(t)),
+        _ => null,
+    };
+
     /// <summary>A System.Type the code does not name: a test on it can narrow it.</summary>
     private static bool IsUnnamedType(FlowValue v) => v is TypeFromCall or TypeArgumentValue or TypeSetValue;
 
@@ -138,7 +149,7 @@ internal sealed partial class CtorFlowAnalysis
         switch (kind)
         {
             case KnownCallKind.TypeFromHandle or KnownCallKind.TypeInfo:
-                return first is TypeValue or TypeFromCall or FrameworkTypeValue or TypeArgumentValue or DelegateTypeValue or CompilerGeneratedTypeValue or TypeSetValue ? first : FlowValue.Unknown;
+                return first is TypeValue or TypeFromCall or FrameworkTypeValue or TypeArgumentValue or DelegateTypeValue or CompilerGeneratedTypeValue or GenericOfValue or TypeSetValue ? first : FlowValue.Unknown;
             case KnownCallKind.PassThrough when first is CtorList list:
                 return list with
                 {
@@ -174,6 +185,15 @@ internal sealed partial class CtorFlowAnalysis
                 return TypeTestValue.Nullable(probe.Type, method.Name == "op_Inequality");
             case KnownCallKind.Other when method.ReturnType == "Boolean" && args.Length == 1 && first is TypeFromCall or TypeArgumentValue && !method.Definition.IsNil && _lambdas.TestsNullable(method.Definition):
                 return TypeTestValue.Nullable(first);
+            case KnownCallKind.Other when method.Name == "GetGenericTypeDefinition" && args.Length == 1 && IsUnnamedType(first):
+                return new GenericDefinitionValue(first);
+            case KnownCallKind.Other when method.Name is "op_Equality" or "op_Inequality" or "Equals" && args.Length == 2 && DefinitionTest(args[0], args[1]) is { } definitionTest:
+                // "t.GetGenericTypeDefinition() == typeof(ReadOnlyCollection<>)": where it holds, t is a ReadOnlyCollection<T>.
+                return definitionTest with { WhenTrue = method.Name != "op_Inequality" };
+            case KnownCallKind.Other when method.ReturnType == "Boolean" && args.Length == 2 && IsUnnamedType(first) && args[1] is TypeValue definition
+                && !method.Definition.IsNil && _lambdas.ComparesGenericDefinition(method.Definition):
+                // A helper of the assembly doing the same with the definition it is given (AutoMapper's IsGenericType(t, typeof(X<>))).
+                return new TypeTestValue(first, new GenericOfValue(definition));
             case KnownCallKind.Other when method.ReturnType == "Boolean" && IsUnnamedType(first) && TestsCompilerGenerated(method, args):
                 return new TypeTestValue(first, CompilerGeneratedTypeValue.Instance);
             case KnownCallKind.Other when IsAttributeQuery(method) && DerivedFrom(args) is { } marked:
@@ -219,6 +239,7 @@ internal sealed partial class CtorFlowAnalysis
             TypeSetValue set when appliedTo is not null => $"(one of {set.Types.Count} types).",
             DelegateTypeValue => "(a delegate type).",
             CompilerGeneratedTypeValue => "(a compiler-generated type).",
+            GenericOfValue generic => $"(a {MetadataNames.Short(generic.Definition.Name)} the code tested).",
             _ => appliedTo is null ? "" : $"typeof({MetadataNames.Short(appliedTo)}).",
         });
         var list = new CtorList(ins.Offset, kind == KnownCallKind.GetConstructors, null, source);

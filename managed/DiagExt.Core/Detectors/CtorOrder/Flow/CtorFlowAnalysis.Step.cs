@@ -29,13 +29,8 @@ internal sealed partial class CtorFlowAnalysis
                 FlowValue[] rest = Pop(stack, 1);
                 if ((value as TypeTestValue ?? (value is NullableProbeValue probe ? TypeTestValue.Nullable(probe.Type) : null)) is { } typeTest)
                 {
-                    // "if (Nullable.GetUnderlyingType(t) != null)", "if (IsNullable(t))", "if (t.IsAnonymousType())": on the edge
-                    // where it holds, t is a Nullable<T> (a compiler-generated type).
-                    bool jumpsOnTrue = op is ILOpCode.Brtrue or ILOpCode.Brtrue_s;
-                    FlowState proven = state.WithStack(rest).Replacing(typeTest.Type, typeTest.Proven);
-                    yield return (IndexAt(ins.IntOperand), jumpsOnTrue == typeTest.WhenTrue ? proven : state.WithStack(rest));
-                    if (next < _code.Length)
-                        yield return (next, jumpsOnTrue == typeTest.WhenTrue ? state.WithStack(rest) : proven);
+                    foreach (var edge in TypeTestEdges(typeTest, op is ILOpCode.Brtrue or ILOpCode.Brtrue_s, state.WithStack(rest), ins, next))
+                        yield return edge;
                     yield break;
                 }
                 // "Length == 0" holds on the zero edge, a parameter type test on the true edge: there the element is unique.
@@ -95,6 +90,13 @@ internal sealed partial class CtorFlowAnalysis
             FlowValue right = Peek(stack, 0), left = Peek(stack, 1);
             FlowValue[] rest = Pop(stack, 2);
             ComparisonValue? test = Compare(left, right, branchOp);
+            if (branchOp is CompareOp.Eq or CompareOp.Ne && DefinitionTest(left, right) is { } definitionTest)
+            {
+                // "if (t.GetGenericTypeDefinition() != typeof(X<>)) ..." as a reference comparison (no op_Equality before netstandard2.0).
+                foreach (var edge in TypeTestEdges(definitionTest, branchOp == CompareOp.Eq, state.WithStack(rest), ins, next))
+                    yield return edge;
+                yield break;
+            }
             if (TypedParameter(left, right) is { } p)
             {
                 // "if (p[0].ParameterType != typeof(X)) continue;" compiled as a reference comparison (no op_Equality before netstandard2.0).
@@ -123,6 +125,18 @@ internal sealed partial class CtorFlowAnalysis
         FlowState after = Execute(ins, state);
         if (next < _code.Length)
             yield return (next, after);
+    }
+
+    /// <summary>
+    /// "if (Nullable.GetUnderlyingType(t) != null)", "if (IsNullable(t))", "if (t.IsAnonymousType())", "if (t.IsGenericType(typeof(X&lt;&gt;)))":
+    /// on the edge where the test holds, t is what it proves (in every slot holding it, a closure's field too).
+    /// </summary>
+    private IEnumerable<(int Target, FlowState State)> TypeTestEdges(TypeTestValue test, bool jumpsOnTrue, FlowState state, IlInstruction ins, int next)
+    {
+        FlowState proven = state.Replacing(test.Type, test.Proven);
+        yield return (IndexAt(ins.IntOperand), jumpsOnTrue == test.WhenTrue ? proven : state);
+        if (next < _code.Length)
+            yield return (next, jumpsOnTrue == test.WhenTrue ? state : proven);
     }
 
     /// <summary>The state after a non-branching instruction.</summary>
@@ -300,6 +314,8 @@ internal sealed partial class CtorFlowAnalysis
     {
         if ((left as NullableProbeValue ?? right as NullableProbeValue) is { } probe && (left is NullValue || right is NullValue))
             return TypeTestValue.Nullable(probe.Type, op != ILOpCode.Ceq);
+        if (op == ILOpCode.Ceq && DefinitionTest(left, right) is { } definitionTest)
+            return definitionTest;
         if (op == ILOpCode.Ceq && (left, right) is (TypeTestValue negated, IntValue { Value: 0 }))
             return negated with { WhenTrue = !negated.WhenTrue };
         // "GetCustomAttribute<T>() != null" (cgt.un with null), "== null" (ceq), "attributes.Length > 0".

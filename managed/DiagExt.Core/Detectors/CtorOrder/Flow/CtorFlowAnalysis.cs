@@ -42,8 +42,12 @@ internal sealed partial class CtorFlowAnalysis
     private Dictionary<int, FlowValue> _fieldFacts = [];
 
     /// <param name="seedSequences">Summary mode: every sequence parameter is taken as a constructor list, to learn whether the method picks from it by position.</param>
-    private CtorFlowAnalysis(FlowServices services, MethodDefinitionHandle method, MethodBodyBlock body, IlInstruction[] code, bool seedSequences)
+    /// <summary>What every caller passes, when the method is analysed again knowing it (<see cref="CallerContext"/>).</summary>
+    private readonly CallerContext? _context;
+
+    private CtorFlowAnalysis(FlowServices services, MethodDefinitionHandle method, MethodBodyBlock body, IlInstruction[] code, bool seedSequences, CallerContext? context = null)
     {
+        _context = context;
         _image = services.Image;
         _builders = services.Builders;
         _summaries = services.Summaries;
@@ -81,9 +85,10 @@ internal sealed partial class CtorFlowAnalysis
     /// Every positional pick in <paramref name="method"/>, and the constructor list it hands back (returned, or yielded by an
     /// iterator's MoveNext) for <see cref="MethodSummaries"/>; throws <see cref="BadImageFormatException"/> on malformed IL.
     /// </summary>
-    public static FlowResult Analyze(FlowServices services, MethodDefinitionHandle method, MethodBodyBlock body, IlInstruction[] code)
+    /// <param name="context">What every caller passes (types only), for a method whose callers are all known; null to know nothing of them.</param>
+    public static FlowResult Analyze(FlowServices services, MethodDefinitionHandle method, MethodBodyBlock body, IlInstruction[] code, CallerContext? context = null)
     {
-        var analysis = new CtorFlowAnalysis(services, method, body, code, seedSequences: false);
+        var analysis = new CtorFlowAnalysis(services, method, body, code, seedSequences: false, context);
         analysis.RunToFixpoint();
         return new FlowResult(analysis.CollectPicks(), analysis.HandedBack(), analysis._leftByCount.OrderBy(l => l.Key).Select(l => l.Value).ToList());
     }
@@ -150,7 +155,7 @@ internal sealed partial class CtorFlowAnalysis
     /// </summary>
     private FlowState EntryState(MethodDefinition def, int localCount, int argCount)
     {
-        FlowState state = FlowState.Entry(localCount, argCount, _fieldFacts);
+        FlowState state = FlowState.Entry(localCount, argCount, _context is null ? _fieldFacts : _context.Fields.Concat(_fieldFacts).GroupBy(f => f.Key).ToDictionary(g => g.Key, g => g.Last().Value));
         var types = Signatures.Method(_md, def).ParameterTypes;
         int first = argCount - types.Length;
         if (first == 1)
@@ -167,6 +172,8 @@ internal sealed partial class CtorFlowAnalysis
             else if (CtorCollectionTypes.Holds(types[k]) || _seedSequences && CtorCollectionTypes.IsSequence(types[k]))
                 state = state.WithArg(first + k, new CtorList(ParameterSite(first + k), CtorCollectionTypes.IsIndexable(types[k]), null, $"parameter {k + 1}"), state.Stack);
         }
+        foreach ((int index, FlowValue passed) in _context?.Args ?? new Dictionary<int, FlowValue>())
+            state = state.WithArg(index, passed, state.Stack);
         return state;
     }
 

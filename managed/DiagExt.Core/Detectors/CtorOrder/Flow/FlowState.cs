@@ -54,11 +54,17 @@ internal sealed class FlowState
     /// <summary>What the method has stored through its by-reference arguments on this path.</summary>
     public IEnumerable<FlowValue> Outs => Fields.Where(f => f.Key < 0 && f.Key != EscapeKey).Select(f => f.Value);
 
-    /// <summary>Every copy of <paramref name="old"/> on the stack, in locals and arguments replaced by <paramref name="now"/> (one object, seen through several slots).</summary>
+    /// <summary>
+    /// Every copy of <paramref name="old"/> on the stack, in locals, arguments and fields replaced by <paramref name="now"/>
+    /// (one object, seen through several slots: a local a closure captured lives in its display class's field).
+    /// </summary>
     public FlowState Replacing(FlowValue old, FlowValue now)
     {
         FlowValue Swap(FlowValue v) => v.Equals(old) ? now : v;
-        return new(Stack.Select(Swap).ToArray(), Locals.Select(Swap).ToArray(), Args.Select(Swap).ToArray(), Ranges, Fields);
+        Dictionary<int, FlowValue> fields = Fields;
+        if (Fields.Values.Any(v => v.Equals(old)))
+            fields = Fields.ToDictionary(f => f.Key, f => Swap(f.Value));
+        return new(Stack.Select(Swap).ToArray(), Locals.Select(Swap).ToArray(), Args.Select(Swap).ToArray(), Ranges, fields);
     }
 
     /// <summary>Every value on the stack, in locals, arguments and what was stored through out arguments, passed through <paramref name="map"/>.</summary>

@@ -176,7 +176,7 @@ internal sealed record TypeSetValue : FlowValue
 
     private static IEnumerable<FlowValue>? Members(FlowValue v) => v switch
     {
-        TypeValue or FrameworkTypeValue or DelegateTypeValue or CompilerGeneratedTypeValue => [v],
+        TypeValue or FrameworkTypeValue or DelegateTypeValue or CompilerGeneratedTypeValue or GenericOfValue => [v],
         // A type the code does not name, joined with another: still one value a later test can narrow (a local reassigned
         // on one path, "if (IsNullable(t)) t = UnderlyingTypeOf(t)"); counted as unknown, as each alone is.
         TypeArgumentValue or TypeFromCall => [v],
@@ -189,12 +189,22 @@ internal sealed record TypeSetValue : FlowValue
     public override int GetHashCode() => Types.Aggregate(17, (h, t) => h * 31 + t.GetHashCode());
 }
 
+/// <summary>
+/// A constructed generic whose definition the code tested to be <see cref="Definition"/>: "t.IsGenericType &amp;&amp;
+/// t.GetGenericTypeDefinition() == typeof(ReadOnlyCollection&lt;&gt;)", in place or in a helper of the assembly. Its
+/// constructors are the definition's.
+/// </summary>
+internal sealed record GenericOfValue(TypeValue Definition) : FlowValue;
+
+/// <summary>GetGenericTypeDefinition() of a type the code does not name: compared with a typeof, a test of that type.</summary>
+internal sealed record GenericDefinitionValue(FlowValue Type) : FlowValue;
+
 /// <summary>Nullable.GetUnderlyingType(<see cref="Type"/>): not null when the type is a Nullable&lt;T&gt;.</summary>
 internal sealed record NullableProbeValue(FlowValue Type) : FlowValue;
 
 /// <summary>
 /// A boolean that holds (when <see cref="WhenTrue"/>) or fails when <see cref="Type"/> is what <see cref="Proven"/> says:
-/// a Nullable&lt;T&gt;, or a type the compiler generated.
+/// a Nullable&lt;T&gt;, a type the compiler generated, or a constructed generic of a definition the code names.
 /// </summary>
 internal sealed record TypeTestValue(FlowValue Type, FlowValue Proven, bool WhenTrue = true) : FlowValue
 {

@@ -13,6 +13,7 @@ internal static class KnownTypes
         FrameworkTypeValue tested => $"{tested.Namespace}.{tested.Name} (the code tested it)",
         DelegateTypeValue d => $"a delegate type ({d.From})",
         CompilerGeneratedTypeValue => "a compiler-generated type (the code tested it)",
+        GenericOfValue generic => $"{generic.Definition.Name} (the code tested its generic definition)",
         // A set holding a type the code does not name is as unknown as that type.
         TypeSetValue set => set.Types.Select(Describe).ToList() is var names && names.All(n => n is not null) ? "one of " + string.Join(", ", names) : null,
         _ => null,
@@ -22,6 +23,8 @@ internal static class KnownTypes
     public static int? Count(ConstructorCounter counter, FlowValue type, int flags) => type switch
     {
         TypeValue known => counter.Count(known.Handle, flags),
+        // A constructed generic has its definition's constructors.
+        GenericOfValue generic => counter.Count(generic.Definition.Handle, flags),
         FrameworkTypeValue framework => ConstructorCounter.CountFramework(framework.Namespace, framework.Name, flags),
         // The runtime gives every delegate type one public instance constructor.
         DelegateTypeValue => flags < 0 ? null

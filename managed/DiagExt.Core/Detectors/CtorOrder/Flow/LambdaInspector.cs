@@ -79,6 +79,70 @@ internal sealed class LambdaInspector(AssemblyImage image)
         return body.Types.Contains(attribute) && body.Calls.Overlaps(Attributes);
     }
 
+    /// <summary>What a generic-definition helper may call: nothing that walks base types or interfaces (a type deriving from the generic passes those).</summary>
+    private static readonly HashSet<string> DefinitionTestCalls = ["get_IsGenericType", "get_IsConstructedGenericType", "GetGenericTypeDefinition", "GetTypeInfo", "op_Equality", "Equals"];
+
+    private readonly Dictionary<MethodDefinitionHandle, bool> _definitionTests = [];
+
+    /// <summary>
+    /// Whether a static helper (Type t, Type definition) tests that t is a constructed generic of definition: it compares
+    /// t's GetGenericTypeDefinition() with its second argument and asks nothing else, straight through (no loop, no
+    /// negation, no helper of its own).
+    /// </summary>
+    public bool ComparesGenericDefinition(MethodDefinitionHandle helper)
+    {
+        if (_definitionTests.TryGetValue(helper, out bool known))
+            return known;
+        bool tests = false;
+        try
+        {
+            MethodDefinition def = image.Metadata.GetMethodDefinition(helper);
+            if ((def.Attributes & System.Reflection.MethodAttributes.Static) != 0 && Signatures.Method(image.Metadata, def).ParameterTypes is ["System.Type", "System.Type"]
+                && image.Body(helper) is { } il)
+                tests = TestsDefinition(IlDecoder.Decode(il.GetILBytes()));
+        }
+        catch (Exception e) when (MalformedMetadata.Is(e))
+        {
+            // Unreadable: it proves nothing.
+        }
+        _definitionTests[helper] = tests;
+        return tests;
+    }
+
+    private const int MaxDefinitionTestLength = 32;
+
+    private bool TestsDefinition(IlInstruction[] code)
+    {
+        if (code.Length > MaxDefinitionTestLength)
+            return false;
+        bool takesDefinition = false, comparesWithSecond = false;
+        for (int i = 0; i < code.Length; i++)
+        {
+            IlInstruction ins = code[i];
+            switch (ins.OpCode)
+            {
+                case ILOpCode.Call or ILOpCode.Callvirt:
+                    if (MethodReference.Resolve(image.Metadata, MetadataTokens.EntityHandle(ins.Token)) is not { } called || !DefinitionTestCalls.Contains(called.Name))
+                        return false;
+                    takesDefinition |= called.Name == "GetGenericTypeDefinition" && i > 0 && code[i - 1].OpCode == ILOpCode.Ldarg_0;
+                    break;
+                case ILOpCode.Ldarg_1:
+                    comparesWithSecond = true;
+                    break;
+                case ILOpCode.Brfalse or ILOpCode.Brfalse_s or ILOpCode.Brtrue or ILOpCode.Brtrue_s or ILOpCode.Br or ILOpCode.Br_s:
+                    if (ins.IntOperand <= ins.Offset)
+                        return false;
+                    break;
+                case ILOpCode.Ldarg_0 or ILOpCode.Ldc_i4_0 or ILOpCode.Ldc_i4_1 or ILOpCode.Ret or ILOpCode.Nop
+                    or ILOpCode.Stloc_0 or ILOpCode.Ldloc_0 or ILOpCode.Dup or ILOpCode.Pop:
+                    break;
+                default:
+                    return false;
+            }
+        }
+        return takesDefinition && comparesWithSecond;
+    }
+
     private LambdaBody Read(MethodDefinitionHandle lambda)
     {
         if (_bodies.TryGetValue(lambda, out LambdaBody? known))
