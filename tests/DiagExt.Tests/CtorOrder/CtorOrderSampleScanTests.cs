@@ -57,6 +57,8 @@ public class CtorOrderSampleScanTests
         "CtorOrderSample.CapturedTypeSelectors.<WrapUntested>g__Untested", // issue 41: one call where the captured type was not tested
         "CtorOrderSample.CapturedTypeSelectors.<WrapList>g__OfList", // issue 41: tested for a generic with three constructors
         "CtorOrderSample.CapturedTypeSelectors.<WrapDerived>g__Derived", // issue 41: a helper walking base types proves nothing
+        "CtorOrderSample.CollectedSelectors.FirstFactory", // issue 41: the first of the factories a loop collected
+        "CtorOrderSample.CollectedSelectors.FirstCollected", // issue 41: the first of the constructors a loop collected
     ];
 
     /// <summary>Picks on types only the sample knows (emitted with TypeBuilder, a wrapper fixed by convention): information.</summary>

@@ -68,6 +68,11 @@ internal sealed partial class CtorFlowAnalysis
                 if (arg is AddressValue { IsArgument: false } written)
                     state = state.WithLocal(written.Index, new DerivedValue(chosen), state.Stack);
         }
+        if (!isNewobj && method.Name == "Add" && argCount == 2 && Collected(args[0], args[1]) is { } collected)
+            state = state.Replacing(args[0], collected).WithRange(collected.Site, LengthRange.Any, state.Stack);
+        // A new List<T> holds nothing: a length test on a path where the loop filled it may narrow only that path.
+        if (isNewobj && result is NewObjectValue created && IsList(method))
+            state = state.WithRange(created.Offset, LengthRange.Exactly(0), state.Stack);
         if (!isNewobj && method.HasThis && argCount > 1 && Escapes(method) && FlowValue.ChosenOf(args[0]) is null && DerivedFrom(args[1..]) is { } handedOn)
             state = Escaping(state, handedOn);
         if (method.ReturnsVoid && !isNewobj)
@@ -95,8 +100,10 @@ internal sealed partial class CtorFlowAnalysis
         // holds a loop's element, it carries that element.
         if (args.Length == 2 && args[1] is MethodValue pointer)
             return FlowValue.ChosenOf(args[0]) is { } captured ? new DerivedValue(captured) : pointer with { IsDelegate = true };
-        // A closure's display class: tracked by identity so that storing the element into it marks every copy.
-        if (args.Length == 0 && ctor.DeclaringType.Contains("<>c__DisplayClass", StringComparison.Ordinal))
+        // A closure's display class: tracked by identity so that storing the element into it marks every copy. A new
+        // List<T> too (empty, or given a capacity): a loop may fill it in the constructors' order (Collected).
+        if (args.Length == 0 && ctor.DeclaringType.Contains("<>c__DisplayClass", StringComparison.Ordinal)
+            || args.Length <= 1 && !args.Any(a => a is CtorList) && IsList(ctor))
             return new NewObjectValue(offset);
         return FlowValue.Unknown;
     }
@@ -108,6 +115,28 @@ internal sealed partial class CtorFlowAnalysis
         (TypeValue t, GenericDefinitionValue d) => new TypeTestValue(d.Type, new GenericOfValue(t)),
         _ => null,
     };
+
+    private static bool IsList(MethodReference method) => method.OpenDeclaringType == "System.Collections.Generic.List";
+
+    /// <summary>
+    /// "made.Add(x)" where made is a List&lt;T&gt; this method created and x a loop's element or something made from it (a
+    /// delegate over its parameters, an object built from it): made now holds, in the loop's order, what each constructor
+    /// that got there made, so taking its first is taking the first constructor that matched. Not for an element proven
+    /// the only match (made then holds at most one).
+    /// </summary>
+    private static CtorList? Collected(FlowValue holder, FlowValue added)
+    {
+        int? at = holder switch
+        {
+            NewObjectValue created => created.Offset,
+            CtorList { CollectedAt: int filled } => filled,
+            _ => null,
+        };
+        if (at is null || FlowValue.ChosenOf(added) is not { Unique: false } element || !element.List.OrderMatters || element.List.CollectedAt is not null)
+            return null;
+        // A list of its own (its site the new List's offset): its length tests are about it, not the constructors' list.
+        return new CtorList(at.Value, IsIndexable: true, element.List.Order, $"{element.List.Chain} -> List.Add(made from each)") { CollectedAt = at };
+    }
 
     /// <summary>A System.Type the code does not name: a test on it can narrow it.</summary>
     private static bool IsUnnamedType(FlowValue v) => v is TypeFromCall or TypeArgumentValue or TypeSetValue;
@@ -206,6 +235,9 @@ internal sealed partial class CtorFlowAnalysis
                 return new ParameterOfValue(parameters.Element, false);
             case KnownCallKind.Count when first is ParametersValue parameters:
                 return new ParameterCountValue(parameters.Element);
+            case KnownCallKind.Count when first is NewObjectValue created:
+                // A new List<T> a loop may fill (Collected): its length is tested under the site the filled list will have.
+                return new LengthValue(created.Offset);
             case KnownCallKind.Count when first is CtorList list:
                 return new LengthValue(list.Site);
             case KnownCallKind.Any when first is CtorList list:

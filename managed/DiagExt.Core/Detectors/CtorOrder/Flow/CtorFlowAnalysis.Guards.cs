@@ -139,6 +139,52 @@ internal sealed partial class CtorFlowAnalysis
         return false;
     }
 
+    private readonly Dictionary<int, bool> _onlyThrows = [];
+
+    /// <summary>
+    /// Whether every path from the instruction at <paramref name="offset"/> ends in a throw, without returning, looping or
+    /// leaving a protected region first: what is picked there only goes into the exception ("ConstructorConflict(list[0],
+    /// list[1])" after "if (list.Count &gt; 1)"), which no caller acts on by position. Unknown (too far) counts as no.
+    /// </summary>
+    private bool OnlyThrowsAfter(int offset)
+    {
+        if (_onlyThrows.TryGetValue(offset, out bool known))
+            return known;
+        bool result = _indexOf.TryGetValue(offset, out int start) && EveryPathThrows(start);
+        _onlyThrows[offset] = result;
+        return result;
+    }
+
+    private bool EveryPathThrows(int start)
+    {
+        var seen = new HashSet<int>();
+        var work = new Stack<int>();
+        work.Push(start);
+        int budget = FailSearchBudget;
+        while (work.Count > 0)
+        {
+            int i = work.Pop();
+            if (--budget < 0 || i >= _code.Length)
+                return false;
+            if (!seen.Add(i))
+                continue;
+            IlInstruction ins = _code[i];
+            if (ins.OpCode == ILOpCode.Throw)
+                continue;
+            if (ins.OpCode is ILOpCode.Ret or ILOpCode.Rethrow or ILOpCode.Endfinally or ILOpCode.Endfilter or ILOpCode.Jmp or ILOpCode.Leave or ILOpCode.Leave_s)
+                return false;
+            foreach (int target in ins.SwitchTargets ?? (ins.IsBranch ? [ins.IntOperand] : []))
+            {
+                if (target <= ins.Offset || !_indexOf.TryGetValue(target, out int t))
+                    return false; // a loop: the value may be used again
+                work.Push(t);
+            }
+            if (ins.OpCode is not (ILOpCode.Br or ILOpCode.Br_s))
+                work.Push(i + 1);
+        }
+        return true;
+    }
+
     /// <summary>For "x OP null": true when the test holds for a set x (!=), false when it holds for null (==), null for any other instruction.</summary>
     private bool? NullTest(IlInstruction ins) => ins.OpCode switch
     {

@@ -131,7 +131,7 @@ internal sealed partial class CtorFlowAnalysis
     {
         if (state.RangeOf(list.Site).AtMostOne && _appliedTo.GetValueOrDefault(list.Site) is { Name: { } single, Count: <= 1 })
             _leftByCount.TryAdd(offset, single);
-        if (state.RangeOf(list.Site).AtMostOne || !list.OrderMatters)
+        if (state.RangeOf(list.Site).AtMostOne || !list.OrderMatters || OnlyThrowsAfter(offset))
             return null;
         if (predicate is MethodValue lambda && _lambdas.SelectsAtMostOne(lambda.Method))
             return null;
@@ -147,7 +147,8 @@ internal sealed partial class CtorFlowAnalysis
         }
         string pattern = WithReceiver(list) + pick + (list.Order is { CanTie: true } order ? $" ({order.TieText})" : "");
         // Proven: the code names the type and it has several matching constructors, so which one comes first is reflection's choice.
-        bool proven = count > 1 && list.Order is null && predicate is null && list.Filter is null;
+        // Not for a list a loop filled: the loop may have added only some of them.
+        bool proven = count > 1 && list.Order is null && predicate is null && list.Filter is null && list.CollectedAt is null;
         return new CtorPick(_method, Math.Max(list.Site, -1), offset, pattern, name, handle, list.Order is not null, proven ? count : null, proven ? null : UnknownBecause(list.Site))
         {
             ListSite = list.Site,

@@ -27,6 +27,11 @@ internal abstract record FlowValue
             return JoinElements(a, ea, b, eb);
         if (a is CtorList ca && b is CtorList cb && ca.Site == cb.Site)
             return ca.JoinWith(cb);
+        // "var made = new List<T>(); foreach (...) made.Add(...)": at the loop's head, the empty list or the one filled so far.
+        if ((a, b) is (NewObjectValue created, CtorList { CollectedAt: int at }) && created.Offset == at)
+            return b;
+        if ((a, b) is (CtorList { CollectedAt: int at2 }, NewObjectValue created2) && created2.Offset == at2)
+            return a;
         // "count = 0; ... count++": before the loop and after some passes, the same counter.
         if ((a, b) is (IntValue { Value: 0 }, CounterValue) or (CounterValue, IntValue { Value: 0 }))
             return a is CounterValue ? a : b;
@@ -232,9 +237,16 @@ internal sealed record CtorList(int Site, bool IsIndexable, SortKey? Order, stri
     /// <summary>The predicate of a Where() applied since: First() after it picks what the predicate picks.</summary>
     public MethodValue? Filter { get; init; }
 
+    /// <summary>
+    /// Set when this is not reflection's list itself but a List&lt;T&gt; (created at this IL offset) that a loop over it filled
+    /// with what each constructor made, in the loop's order: its first is the first constructor that got there.
+    /// </summary>
+    public int? CollectedAt { get; init; }
+
     public CtorList JoinWith(CtorList other) => new(Site, IsIndexable && other.IsIndexable, SortKey.Either(Order, other.Order), Chain.Length >= other.Chain.Length ? Chain : other.Chain)
     {
         Filter = Filter == other.Filter ? Filter : null,
+        CollectedAt = CollectedAt == other.CollectedAt ? CollectedAt : null,
     };
 
     /// <summary>Whether the list's order can differ between runtimes: reflection's own order, or a sort with ties.</summary>
