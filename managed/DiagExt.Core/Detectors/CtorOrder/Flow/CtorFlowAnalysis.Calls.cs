@@ -177,6 +177,8 @@ internal sealed partial class CtorFlowAnalysis
         FlowValue first = args.Length > 0 ? args[0] : FlowValue.Unknown;
         switch (kind)
         {
+            case KnownCallKind.TypeInfo when first is GenericDefinitionValue && method.Name == "GetTypeInfo":
+                return first; // the same definition, seen as a TypeInfo (not an instantiation of it)
             case KnownCallKind.TypeFromHandle or KnownCallKind.TypeInfo:
                 return first is TypeValue or TypeFromCall or FrameworkTypeValue or TypeArgumentValue or DelegateTypeValue or CompilerGeneratedTypeValue or GenericOfValue or TypeSetValue ? first : FlowValue.Unknown;
             case KnownCallKind.PassThrough when first is CtorList list:
@@ -266,6 +268,8 @@ internal sealed partial class CtorFlowAnalysis
             _fromTypeParameter[ins.Offset] = parameter.Index;
         // The receiver is written into the pattern when a pick is judged: a later pass may know the type better (two
         // paths joined), while the list the first pass made lives on in the states it reached.
+        if (type is not UnknownValue)
+            _askedOf[ins.Offset] = type;
         _receivers[ins.Offset] = (source, type switch
         {
             TypeSetValue set when appliedTo is not null => $"(one of {set.Types.Count} types).",

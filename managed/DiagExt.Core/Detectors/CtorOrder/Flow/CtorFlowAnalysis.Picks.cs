@@ -15,7 +15,7 @@ internal sealed partial class CtorFlowAnalysis
             if (_in[i] is not { } state)
                 continue;
             IlInstruction ins = _code[i];
-            if ((Pick(ins, state) ?? HelperPick(ins, state) ?? LoopReturn(ins, state) ?? EscapedExit(ins, state) ?? FirstUsed(ins, state) ?? GeneratedReturn(ins, state)) is { } pick)
+            if ((Pick(ins, state) ?? HelperPick(ins, state) ?? LoopReturn(ins, state) ?? EscapedExit(ins, state) ?? FirstUsed(ins, state) ?? GeneratedReturn(ins, state) ?? CarriedPosition(ins, state)) is { } pick)
                 picks.TryAdd(pick.PickOffset, pick);
         }
         return picks.Values.OrderBy(p => p.PickOffset).ToList();
