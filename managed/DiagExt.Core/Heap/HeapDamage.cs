@@ -15,6 +15,13 @@ public abstract record HeapDamage
             $"the object at {(Address)Address} ({TypeName}) claims {Size:N0} bytes, past the end of its heap segment ({(Address)SegmentEnd}): the objects after it in that segment were not checked");
     }
 
+    /// <summary>ClrMD's own walk of a segment failed on corrupt runtime data after <see cref="After"/>: the rest of that segment was not checked.</summary>
+    public sealed record WalkStopped(ulong After, ulong SegmentEnd, string Problem) : HeapDamage
+    {
+        public override string ToString() =>
+            $"the heap walk stopped after {(Address)After} ({Problem}): the objects from there to the end of its heap segment ({(Address)SegmentEnd}) were not checked";
+    }
+
     /// <summary>A type ClrMD cannot read: its objects were not checked.</summary>
     public sealed record UnreadableType(ulong MethodTable, string Problem) : HeapDamage
     {

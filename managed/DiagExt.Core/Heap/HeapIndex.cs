@@ -159,16 +159,27 @@ public sealed class HeapIndex
         // an allocation context a thread has used up exactly (pointer == limit) is such an address: ClrMD
         // skips only non-empty contexts, so every object after it in gen0 went unseen (seen: a hung WCF
         // client's pending request). The careful walk steps to the next valid object instead.
-        foreach (ClrObject obj in segment.EnumerateObjects(new MemoryRange(from, segment.ObjectRange.End), carefully: true))
+        try
         {
-            if ((++count & 0xFFFF) == 0)
-                cancellation.ThrowIfCancellationRequested();
-            last = obj;
-            if (obj.Type is not { } type)
-                continue;
-            int[] wantedBy = filter.WantedBy(type);
-            if (wantedBy.Length > 0)
-                HandOver(obj, wantedBy, finds);
+            foreach (ClrObject obj in segment.EnumerateObjects(new MemoryRange(from, segment.ObjectRange.End), carefully: true))
+            {
+                if ((++count & 0xFFFF) == 0)
+                    cancellation.ThrowIfCancellationRequested();
+                last = obj;
+                if (obj.Type is not { } type)
+                    continue;
+                int[] wantedBy = filter.WantedBy(type);
+                if (wantedBy.Length > 0)
+                    HandOver(obj, wantedBy, finds);
+            }
+        }
+        catch (Exception e) when (CorruptType.Is(e) && !cancellation.IsCancellationRequested)
+        {
+            // ClrMD's enumerator itself can trip on a corrupt MethodTable (comparing types reads their element type:
+            // NullReferenceException in ClrDacType.GetElementType, seen on a core with zeroed chunks). The rest of the
+            // segment is unreadable data, said as damage; the walk goes on with the next segment.
+            _damage.Add(new HeapDamage.WalkStopped(last.IsNull ? from : last.Address, segment.End, CorruptType.Describe(e)));
+            return count;
         }
         if (last.Type is { } lastType && last.Address + last.Size > segment.End)
             _damage.Add(new HeapDamage.ObjectPastSegment(last.Address, lastType.Name, last.Size, segment.End));
