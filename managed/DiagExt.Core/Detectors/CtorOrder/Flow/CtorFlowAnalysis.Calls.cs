@@ -264,8 +264,6 @@ internal sealed partial class CtorFlowAnalysis
         _appliedTo[ins.Offset] = (appliedTo, type is TypeValue tv ? tv.Handle : default, count, flags);
         if (type is TypeFromCall)
             _typeOrigin[ins.Offset] = type;
-        if (type is TypeArgumentValue parameter)
-            _fromTypeParameter[ins.Offset] = parameter.Index;
         // The receiver is written into the pattern when a pick is judged: a later pass may know the type better (two
         // paths joined), while the list the first pass made lives on in the states it reached.
         if (type is not UnknownValue)

@@ -152,7 +152,6 @@ internal sealed partial class CtorFlowAnalysis
         return new CtorPick(_method, Math.Max(list.Site, -1), offset, pattern, name, handle, list.Order is not null, proven ? count : null, proven ? null : UnknownBecause(list.Site))
         {
             ListSite = list.Site,
-            TypeParameter = _fromTypeParameter.TryGetValue(list.Site, out int parameter) ? parameter : null,
             Flags = flags,
         };
     }
