@@ -169,6 +169,62 @@ public class ChainProofTests
         Assert.That(compared, Is.GreaterThan(100), "pairs compared");
     }
 
+    [Test]
+    public void Equal_hash_codes_give_the_same_pairs_when_placed_in_bins_as_a_stream_reads_them()
+    {
+        // What HashTableStream does with a big table: each stretch places its keys while it reads them, a chunk at a
+        // time, into a fixed share of each group. Small groups (2^6 slots) and odd chunks, so the dump's tables fill many.
+        int compared = 0, placed = 0;
+        foreach (var (name, image) in Tables.Value.Where(t => HashTableClassifier.Classify(t.Image).IsHealthy && Used(t.Image) >= 2))
+        {
+            HashTableImage colliding = Rechain(image, image.HashCodes.Select(h => h < 0 ? h : h & ~7).ToArray());
+            var whole = new DuplicateKeyCandidates();
+            EqualHashGroups.Collect(colliding, Used(colliding), whole);
+            foreach (int parts in new[] { 1, 2, 3 })
+            {
+                EqualHashBins bins = Placed(colliding, parts, chunk: 7);
+                if (bins.Overflowed)
+                    continue; // eight codes alike crowd a small group's share now and then: the stream then leaves the table to the image
+                var binned = new DuplicateKeyCandidates();
+                bins.Close(colliding.Buckets.Length).Collect(binned);
+                Assert.That(binned.Pairs, Is.EqualTo(whole.Pairs), $"{name}, {parts} stretches");
+                Assert.That(binned.Buckets, Is.EqualTo(whole.Buckets), $"{name}, {parts} stretches");
+                placed++;
+            }
+            compared += whole.Pairs.Count;
+        }
+        Assert.That(compared, Is.GreaterThan(100), "pairs compared");
+        Assert.That(placed, Is.GreaterThan(30), "tables placed in bins without overflowing");
+    }
+
+    [Test]
+    public void Bins_overflow_when_every_hash_code_is_alike_and_the_stream_leaves_the_table_to_the_image()
+    {
+        // A hostile table (one hash code for all keys) puts every key in one group: its share overflows, and that must be
+        // said, not written past. The real table: the largest healthy one, its codes all made one.
+        var (name, image) = Tables.Value.Where(t => HashTableClassifier.Classify(t.Image).IsHealthy).MaxBy(t => Used(t.Image));
+        Assert.That(Used(image), Is.GreaterThan(500), name);
+        HashTableImage alike = Rechain(image, image.HashCodes.Select(h => h < 0 ? h : 7).ToArray());
+        Assert.That(Placed(alike, parts: 2, chunk: 64).Overflowed, Is.True, name);
+        Assert.That(Placed(image, parts: 2, chunk: 64).Overflowed, Is.False, name + " as it is");
+    }
+
+    private static EqualHashBins Placed(HashTableImage t, int parts, int chunk)
+    {
+        int n = Used(t);
+        var bins = new EqualHashBins(n, parts, groupSlotBits: 6);
+        for (int p = 0; p < parts; p++)
+        {
+            (int from, int to) = EqualHashGroups.Stretch(n, parts, p);
+            for (int first = from; first < to; first += chunk)
+            {
+                int k = Math.Min(chunk, to - first);
+                bins.AddLive(p, t.HashCodes.AsSpan(first, k), t.Nexts.AsSpan(first, k), first, t.Layout);
+            }
+        }
+        return bins;
+    }
+
     private static int Used(HashTableImage t) => Math.Clamp(t.Layout.HighWaterIsLastIndex ? t.LastIndex ?? 0 : t.Count, 0, t.EntriesLength);
 
     private static string Describe(HashTableDiagnosis d) =>

@@ -72,7 +72,7 @@ internal static class EqualHashGroups
     /// From each stretch's live entries per group: where each group starts in the keys, where each stretch writes its
     /// share of each group (after the earlier stretches'), and the keys' array.
     /// </summary>
-    public static (int[] Starts, int[][] Fills, long[] Keys) Place(int[][] counts, Round round)
+    private static (int[] Starts, int[][] Fills, long[] Keys) Place(int[][] counts, Round round)
     {
         int groups = 1 << round.GroupBits;
         var starts = new int[groups + 1];
@@ -137,7 +137,7 @@ internal static class EqualHashGroups
 
     /// <summary>Adds the live entries per group of one stretch of the table (its hash codes and nexts) to <paramref name="counts"/>.</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)] // millions of iterations: skip tier-0 code
-    public static void CountLive(ReadOnlySpan<int> hashes, ReadOnlySpan<int> nexts, HashTableLayout layout, Round round, int[] counts)
+    private static void CountLive(ReadOnlySpan<int> hashes, ReadOnlySpan<int> nexts, HashTableLayout layout, Round round, int[] counts)
     {
         nexts = nexts[..hashes.Length];
         for (int k = 0; k < hashes.Length; k++)
@@ -149,7 +149,7 @@ internal static class EqualHashGroups
 
     /// <summary>Writes the keys of one stretch's live entries (the first is entry <paramref name="first"/>) at their groups' fill positions.</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)] // millions of iterations: skip tier-0 code
-    public static void ScatterLive(ReadOnlySpan<int> hashes, ReadOnlySpan<int> nexts, int first, HashTableLayout layout, Round round, int[] fill, long[] keys)
+    private static void ScatterLive(ReadOnlySpan<int> hashes, ReadOnlySpan<int> nexts, int first, HashTableLayout layout, Round round, int[] fill, long[] keys)
     {
         nexts = nexts[..hashes.Length];
         for (int k = 0; k < hashes.Length; k++)
