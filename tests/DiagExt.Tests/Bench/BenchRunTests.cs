@@ -35,6 +35,7 @@ public class BenchRunTests
         Assert.That(result.Stdout, Does.Match(@"(?m)^dotnet-dump"), "the report must say whether dotnet-dump was measured");
         Assert.That(result.Stdout, Does.Match(@"(?m)^memory: first write of fresh memory: \d+\.\d\d ms per MB"), "the host's price of fresh memory");
         Assert.That(result.Stdout, Does.Match(@"(?m)^  analyze --skip dictcycle / bare walk\s+\d+\.\d\d$"), "the rest of analyze against the floor");
+        Assert.That(result.Stdout, Does.Match(@"(?m)^  dictcycle's read floor in analyze, % \(-?\d+\.\d\d to -?\d+\.\d\d\)\s+-?\d+\.\d\d$"), "what reading the tables alone costs");
         // Native AOT where this machine can link it (clang), with the ReadyToRun dotnet tool measured beside it.
         Assert.That(result.Stdout.TrimEnd(), Does.Match(@"analyze/bare-walk ratio: \d+\.\d\d \((Native AOT|ReadyToRun)\)$"));
         if (result.Stdout.Contains("(Native AOT)"))

@@ -24,6 +24,8 @@ internal static class HashTableScan
         // something else (a string, garbage) must not decide the shape of every instance of its type.
         var shapes = new ConcurrentDictionary<(ulong Type, ulong EntryArray), HashTableShape?>();
         var corrupt = new List<CorruptHashTable>();
+        if (ReadFloor.Asked)
+            context.Note(ReadFloor.Note);
         var unreadable = new List<(ulong Address, string Problem)>();
         // Tables are classified on every core the target allows, each taking the next table as the heap pass finds
         // it: the largest table is one unit of work, and the others go on beside it (bench/RESULTS.md).
@@ -70,6 +72,11 @@ internal static class HashTableScan
             return (null, $"{TypeNames.Short(CollectionTypeName(type))} at {(Address)obj.Address}: {headerProblem}");
         if (headerStatus != HashTableReader.Status.Read)
             return (null, null);
+        if (ReadFloor.Asked)
+        {
+            ReadFloor.Read(target, header!, shape);
+            return (null, null);
+        }
         // A big table is first proven sound from the target's bytes as they stream past; only when that fails is it copied.
         if (header!.EntriesLength >= HashTableStream.From && HashTableStream.ProvenHealthy(target, header, shape, heap, target.Workers))
             return (null, null);
