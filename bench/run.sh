@@ -159,7 +159,7 @@ done
 # The floor under dictcycle's cost: the same pairs with dictcycle only reading its tables' bytes (entries and buckets,
 # as the proof reads them) and classifying none (a bench-only hook, said in the report's notes). No proof can cost less.
 floor_of=
-if [[ " $ran " == *" dictcycle "* ]]; then
+if grep -qx dictcycle <<< "$ran"; then
     cost_pairs "read floor of dictcycle" "$pairs" env DIAGEXT_BENCH_DICTCYCLE_READ_FLOOR=1 "${diagext[@]}" analyze "$dump" --json -- "${diagext[@]}" analyze "$dump" --json --skip dictcycle
     floor_of="$cost_wall|$cost_cpu"
 fi
