@@ -95,7 +95,8 @@ internal static class CallerTypeFacts
             && IsDisplayClass(md.GetString(md.GetTypeDefinition(md.GetFieldDefinition((FieldDefinitionHandle)handle).GetDeclaringType()).Name));
     }
 
-    private static bool IsDisplayClass(string typeName) => typeName.Contains("<>c__DisplayClass", StringComparison.Ordinal);
+    /// <summary>Whether a type name is a closure's display class ("&lt;&gt;c__DisplayClass3_0"), the compiler's home for captured locals.</summary>
+    internal static bool IsDisplayClass(string typeName) => typeName.Contains("<>c__DisplayClass", StringComparison.Ordinal);
 
     /// <summary>A System.Type parameter, or a display class by reference (what a local function's captured locals come in).</summary>
     private static bool TakesTypesFromCallers(MetadataReader md, MethodDefinitionHandle method) =>

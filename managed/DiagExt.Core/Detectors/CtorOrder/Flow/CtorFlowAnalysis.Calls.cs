@@ -102,7 +102,7 @@ internal sealed partial class CtorFlowAnalysis
             return FlowValue.ChosenOf(args[0]) is { } captured ? new DerivedValue(captured) : pointer with { IsDelegate = true };
         // A closure's display class: tracked by identity so that storing the element into it marks every copy. A new
         // List<T> too (empty, or given a capacity): a loop may fill it in the constructors' order (Collected).
-        if (args.Length == 0 && ctor.DeclaringType.Contains("<>c__DisplayClass", StringComparison.Ordinal)
+        if (args.Length == 0 && CallerTypeFacts.IsDisplayClass(ctor.DeclaringType)
             || args.Length <= 1 && !args.Any(a => a is CtorList) && IsList(ctor))
             return new NewObjectValue(offset);
         return FlowValue.Unknown;

@@ -41,9 +41,9 @@ internal sealed partial class CtorFlowAnalysis
         {
             if (_in[i] is { } state && IndexedRead(_code[i], state) is (CtorList list, CounterValue counter))
             {
-                if (!reads.TryGetValue(counter.Site, out var list2))
-                    reads[counter.Site] = list2 = [];
-                list2.Add((list.Site, _code[i].Offset));
+                if (!reads.TryGetValue(counter.Site, out var ofCounter))
+                    reads[counter.Site] = ofCounter = [];
+                ofCounter.Add((list.Site, _code[i].Offset));
             }
         }
         return reads;
