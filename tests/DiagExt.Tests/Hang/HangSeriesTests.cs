@@ -41,12 +41,30 @@ public class HangSeriesTests
         Assert.That(finding.GetProperty("threads").EnumerateArray().Select(t => t.GetProperty("fingerprint").GetString()), Is.All.Match("^[0-9a-f]{16}$"));
     }
 
+    /// <summary>
+    /// Two dumps of the chain sample, analysed as a series. A dump createdump took in the middle of a garbage collection
+    /// (chaingc forces them without end) holds no readable lock owners, and DiagExt says so and asks for the dump again
+    /// ("read during a garbage collection ... take the dump again"): the series then lacks the chain in that dump. Only
+    /// then, and only when no hazard came out, is the series taken again, as a user would, up to three times.
+    /// </summary>
+    private static (DumpSeriesMaker.Series, Diagext.Result) StuckSeries(string mode)
+    {
+        for (int attempt = 1; ; attempt++)
+        {
+            DumpSeriesMaker.Series series = DumpSeriesMaker.Of("Hangs", mode, 2, Apart, again: attempt > 1);
+            Diagext.Result result = Diagext.Run("analyze", series.Dumps[0], series.Dumps[1], "--json", "--quiet");
+            if (result.ExitCode == 1 || !result.Stdout.Contains("read during a garbage collection", StringComparison.Ordinal))
+                return (series, result);
+            if (attempt == 3)
+                Assert.Inconclusive($"three series of {mode} each had a dump taken during a garbage collection, which DiagExt asks to take again");
+        }
+    }
+
     [TestCase("chain")]
     [TestCase("chaingc")]
     public void Two_dumps_of_a_stuck_chain_are_one_series_with_a_stuck_chain_hazard_and_the_time(string mode)
     {
-        DumpSeriesMaker.Series series = DumpSeriesMaker.Of("Hangs", mode, 2, Apart);
-        Diagext.Result result = Diagext.Run("analyze", series.Dumps[0], series.Dumps[1], "--json", "--quiet");
+        var (series, result) = StuckSeries(mode);
         Assert.That(result.ExitCode, Is.EqualTo(1), result.Stdout + result.Stderr);
         JsonElement s = result.Json.GetProperty("series").EnumerateArray().Single();
         Assert.That(s.GetProperty("dumps").EnumerateArray().Select(d => d.GetProperty("name").GetString()), Is.EqualTo(series.Dumps), "in time order");

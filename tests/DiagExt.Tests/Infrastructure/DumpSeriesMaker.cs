@@ -10,12 +10,13 @@ public static class DumpSeriesMaker
 
     private static readonly Dictionary<string, Series> Cache = new();
 
-    public static Series Of(string sample, string mode, int count, TimeSpan apart)
+    /// <param name="again">Take a new series even when this run has one (a test retaking dumps DiagExt said to take again).</param>
+    public static Series Of(string sample, string mode, int count, TimeSpan apart, bool again = false)
     {
         string key = $"{sample}-{mode}-{count}";
         lock (Cache)
         {
-            if (Cache.TryGetValue(key, out Series? cached) && cached.Dumps.All(File.Exists))
+            if (!again && Cache.TryGetValue(key, out Series? cached) && cached.Dumps.All(File.Exists))
                 return cached;
             string folder = WorkFolder.Fresh("series", key);
             using SampleProcess process = SampleProcess.StartAndWaitReady(SampleBuilder.Build(sample), [mode], TimeSpan.FromMinutes(2), detached: true);
