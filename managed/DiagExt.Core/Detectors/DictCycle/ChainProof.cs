@@ -15,8 +15,9 @@ namespace DiagExt.Core.Detectors.DictCycle;
 /// "Exactly one predecessor, in its bucket" is the statement that two multisets are equal: the pairs (successor,
 /// the bucket its predecessor is in) over every edge, and the pairs (entry, its own bucket) over every live entry.
 /// Both are summed through a 64-bit mix keyed by a secret drawn once per process, so two different multisets give
-/// equal sums only by chance, about 2^-64, and a hostile dump cannot aim at the key. Counting predecessors entry by entry gave the same answer
-/// with random reads (63 ns an entry at 5 M entries, 28 when grouped by block); the sums cost a few ns.
+/// equal sums only by chance, about 2^-64, and a hostile dump cannot aim at the key. Counting predecessors entry by
+/// entry gave the same answer with random reads (63 ns an entry at 5 M entries, 28 when grouped by block); the sums
+/// cost a few ns.
 /// </remarks>
 internal static class ChainProof
 {
@@ -58,7 +59,7 @@ internal static class ChainProof
     /// <summary>
     /// The keyed mix the sums add: the full 128-bit product of the value (XORed with the key) and an odd multiplier
     /// drawn from the key, its two halves XORed. One wide multiply where MurmurHash3's finalizer took two and five
-    /// shifts (three mixes per entry were a quarter of dictcycle's CPU: bench/RESULTS.md). The product itself is
+    /// shifts (the sums, three mixes an entry, were about a third of dictcycle's CPU in a profile: bench/RESULTS.md). The product itself is
     /// one-to-one; the fold makes two values' mixes equal for about one key in 2^64, the same odds as the sums'.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]

@@ -17,7 +17,6 @@ internal sealed partial class CtorFlowAnalysis
     /// <summary>Per list site: its source's text and what to write before it (typeof(T)., or nothing when the type is unknown).</summary>
     private readonly Dictionary<int, (string Source, string Receiver)> _receivers = [];
 
-
     /// <summary>List sites whose constructor the code hands to TypeBuilder: a type it emits itself.</summary>
     private readonly HashSet<int> _emitted = [];
 

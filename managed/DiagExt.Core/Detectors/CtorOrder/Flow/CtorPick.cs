@@ -22,7 +22,6 @@ internal sealed record CtorPick(
     /// <summary>The list's site in the method: an IL offset, or below zero for a parameter (-1 - argument index).</summary>
     public int ListSite { get; init; }
 
-
     /// <summary>The binding flags the list was asked with (-1 when not a constant).</summary>
     public int Flags { get; init; } = -1;
 }
