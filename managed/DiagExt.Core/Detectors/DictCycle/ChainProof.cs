@@ -14,7 +14,7 @@ namespace DiagExt.Core.Detectors.DictCycle;
 /// <remarks>
 /// "Exactly one predecessor, in its bucket" is the statement that two multisets are equal: the pairs (successor,
 /// the bucket its predecessor is in) over every edge, and the pairs (entry, its own bucket) over every live entry.
-/// Both are summed through a 64-bit mix keyed by a secret drawn once per process, so two different multisets give
+/// Both are summed through a 64-bit mix (<see cref="ChainMix"/>) keyed by a secret drawn once per process, so two different multisets give
 /// equal sums only by chance, about 2^-64, and a hostile dump cannot aim at the key. Counting predecessors entry by
 /// entry gave the same answer with random reads (63 ns an entry at 5 M entries, 28 when grouped by block); the sums
 /// cost a few ns.
@@ -35,8 +35,9 @@ internal static class ChainProof
         if (n == 0 || buckets.Length == 0 || n > nexts.Length || n > hashes.Length)
             return null; // nothing to gain: the careful walk is immediate
         var sums = new ChainSums();
-        sums.AddEntries(hashes.AsSpan(0, n), nexts.AsSpan(0, n), 0, n, t.Layout, new FastModulo((uint)buckets.Length), key);
-        sums.AddBuckets(buckets, 0, n, t.Layout.OneBasedBuckets, key);
+        var mix = new ChainMix(key);
+        sums.AddEntries(hashes.AsSpan(0, n), nexts.AsSpan(0, n), 0, n, t.Layout, new FastModulo((uint)buckets.Length), mix);
+        sums.AddBuckets(buckets, 0, n, t.Layout.OneBasedBuckets, mix);
         if (!sums.Balanced)
             return null;
         // Now the chains are disjoint paths from the buckets and perhaps loops no bucket reaches. A loop needs an
@@ -54,19 +55,6 @@ internal static class ChainProof
         Span<byte> bytes = stackalloc byte[16];
         Guid.NewGuid().TryWriteBytes(bytes);
         return BitConverter.ToUInt64(bytes[..8]) ^ BitConverter.ToUInt64(bytes[8..]);
-    }
-
-    /// <summary>
-    /// The keyed mix the sums add: the full 128-bit product of the value (XORed with the key) and an odd multiplier
-    /// drawn from the key, its two halves XORed. One wide multiply where MurmurHash3's finalizer took two and five
-    /// shifts (the sums, three mixes an entry, were about a third of dictcycle's CPU in a profile: bench/RESULTS.md). The product itself is
-    /// one-to-one; the fold makes two values' mixes equal for about one key in 2^64, the same odds as the sums'.
-    /// </summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal static ulong Mix(ulong value, ulong key)
-    {
-        ulong high = Math.BigMul(value ^ key, ((key ^ 0x9E3779B97F4A7C15UL) * 0xD6E8FEB86659FD93UL) | 1, out ulong low);
-        return high ^ low;
     }
 
     /// <summary>

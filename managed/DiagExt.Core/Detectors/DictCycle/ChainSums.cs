@@ -26,48 +26,52 @@ internal struct ChainSums
 
     /// <summary>Adds entries first..first+hashes.Length-1 of a table whose first <paramref name="n"/> entries are used.</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)] // millions of iterations per table: skip tier-0 code
-    public void AddEntries(ReadOnlySpan<int> hashes, ReadOnlySpan<int> nexts, int first, int n, HashTableLayout layout, FastModulo bucketOf, ulong key)
+    public void AddEntries(ReadOnlySpan<int> hashes, ReadOnlySpan<int> nexts, int first, int n, HashTableLayout layout, FastModulo bucketOf, ChainMix mix)
     {
         ulong owned = Owned, arrived = Arrived;
         long edges = Edges;
         int live = Live, forward = Forward, free = Free;
-        bool bad = Bad;
+        bool bad = Bad, liveByHashCode = layout.LiveByHashCode; // a local: the layout's field is read once, not per entry
         nexts = nexts[..hashes.Length];
         for (int k = 0; k < hashes.Length; k++)
         {
             int i = first + k, next = nexts[k], hash = hashes[k];
-            if (layout.IsFree(hash, next))
+            if (liveByHashCode ? hash < 0 : next < -1) // HashTableLayout.IsFree
             {
                 free++;
                 continue; // its next belongs to the free list, checked by the free-list walk
             }
             live++;
             ulong bucket = bucketOf.Remainder((uint)hash);
-            owned += ChainProof.Mix((ulong)(uint)i << 32 | bucket, key);
+            owned += mix.Of((ulong)(uint)i << 32 | bucket);
             bool isEdge = (uint)next < (uint)n;
             bad |= (next != -1) & !isEdge;
-            // Written without a branch: an entry that ends its chain adds nothing.
-            arrived += isEdge ? ChainProof.Mix((ulong)(uint)next << 32 | bucket, key) : 0;
-            edges += isEdge ? 1 : 0;
-            forward += isEdge & next >= i ? 1 : 0;
+            // Without a branch (about half the entries end their chain, so it would be mispredicted half the time): an
+            // entry that ends its chain adds its mix masked to nothing.
+            int edge = isEdge ? 1 : 0;
+            arrived += mix.Of((ulong)(uint)next << 32 | bucket) & (0UL - (ulong)edge);
+            edges += edge;
+            forward += edge & (next >= i ? 1 : 0);
         }
         (Owned, Arrived, Edges, Live, Forward, Free, Bad) = (owned, arrived, edges, live, forward, free, bad);
     }
 
     /// <summary>Adds buckets first..first+buckets.Length-1, each the head of its chain (plus one in one-based layouts).</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    public void AddBuckets(ReadOnlySpan<int> buckets, int first, int n, bool oneBased, ulong key)
+    public void AddBuckets(ReadOnlySpan<int> buckets, int first, int n, bool oneBased, ChainMix mix)
     {
         ulong arrived = Arrived;
         long edges = Edges;
         bool bad = Bad;
+        long offset = oneBased ? 1 : 0;
         for (int k = 0; k < buckets.Length; k++)
         {
-            long head = oneBased ? (long)buckets[k] - 1 : buckets[k];
+            long head = buckets[k] - offset;
             bool inRange = (ulong)head < (ulong)n;
             bad |= (head != -1) & !inRange;
-            arrived += inRange ? ChainProof.Mix((ulong)head << 32 | (uint)(first + k), key) : 0;
-            edges += inRange ? 1 : 0;
+            int edge = inRange ? 1 : 0; // masked, not branched on, as in AddEntries
+            arrived += mix.Of((ulong)head << 32 | (uint)(first + k)) & (0UL - (ulong)edge);
+            edges += edge;
         }
         (Arrived, Edges, Bad) = (arrived, edges, bad);
     }

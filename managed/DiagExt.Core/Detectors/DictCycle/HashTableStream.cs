@@ -37,6 +37,7 @@ internal static class HashTableStream
             return false;
         int n = raw;
         var bucketOf = new FastModulo((uint)h.BucketsLength);
+        var mix = new ChainMix(key);
         parts = Math.Clamp(parts, 1, 8);
         var bins = heap is null ? null : new EqualHashBins(n, parts);
 
@@ -49,10 +50,10 @@ internal static class HashTableStream
             (int bucketsFrom, int bucketsTo) = EqualHashGroups.Stretch(h.BucketsLength, parts, p);
             read[p] = Entries(target, h, shape, from, to, (hashes, nexts, first) =>
             {
-                sums[p].AddEntries(hashes, nexts, first, n, layout, bucketOf, key);
+                sums[p].AddEntries(hashes, nexts, first, n, layout, bucketOf, mix);
                 bins?.AddLive(p, hashes, nexts, first, layout);
             }) && TargetArrays.ReadInChunks(target, h.Buckets, bucketsFrom, bucketsTo, sizeof(int), (chunk, first) =>
-                sums[p].AddBuckets(System.Runtime.InteropServices.MemoryMarshal.Cast<byte, int>(chunk), first, n, layout.OneBasedBuckets, key));
+                sums[p].AddBuckets(System.Runtime.InteropServices.MemoryMarshal.Cast<byte, int>(chunk), first, n, layout.OneBasedBuckets, mix));
         });
         ChainSums total = default;
         foreach (ChainSums part in sums)
