@@ -213,13 +213,16 @@ public class ChainProofTests
     {
         int n = Used(t);
         var bins = new EqualHashBins(n, parts, groupSlotBits: 6);
+        var sums = new ChainSums(); // the stream's pass: the sums and the placement in one loop
         for (int p = 0; p < parts; p++)
         {
             (int from, int to) = EqualHashGroups.Stretch(n, parts, p);
+            EqualHashBins.Placer placer = bins.For(p);
             for (int first = from; first < to; first += chunk)
             {
                 int k = Math.Min(chunk, to - first);
-                bins.AddLive(p, t.HashCodes.AsSpan(first, k), t.Nexts.AsSpan(first, k), first, t.Layout);
+                sums.AddEntries(new SplitEntryFields(t.HashCodes.AsSpan(first, k), t.Nexts.AsSpan(first, k)), first, n, t.Layout,
+                    new FastModulo((uint)t.Buckets.Length), new ChainMix(0), ref placer);
             }
         }
         return bins;

@@ -36,7 +36,8 @@ internal static class ChainProof
             return null; // nothing to gain: the careful walk is immediate
         var sums = new ChainSums();
         var mix = new ChainMix(key);
-        sums.AddEntries(hashes.AsSpan(0, n), nexts.AsSpan(0, n), 0, n, t.Layout, new FastModulo((uint)buckets.Length), mix);
+        var none = new NoLiveEntries(); // the image's filter groups its keys apart (EqualHashGroups)
+        sums.AddEntries(new SplitEntryFields(hashes.AsSpan(0, n), nexts.AsSpan(0, n)), 0, n, t.Layout, new FastModulo((uint)buckets.Length), mix, ref none);
         sums.AddBuckets(buckets, 0, n, t.Layout.OneBasedBuckets, mix);
         if (!sums.Balanced)
             return null;

@@ -24,18 +24,23 @@ internal struct ChainSums
     /// <summary>Whether every live entry has exactly one predecessor in its own bucket and no free one has any.</summary>
     public readonly bool Balanced => !Bad && Edges == Live && Arrived == Owned;
 
-    /// <summary>Adds entries first..first+hashes.Length-1 of a table whose first <paramref name="n"/> entries are used.</summary>
+    /// <summary>
+    /// Adds entries first..first+entries.Count-1 of a table whose first <paramref name="n"/> entries are used, and hands
+    /// each live one to <paramref name="onLive"/> in the same loop (the stream's equal-hash placement reads what this reads).
+    /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)] // millions of iterations per table: skip tier-0 code
-    public void AddEntries(ReadOnlySpan<int> hashes, ReadOnlySpan<int> nexts, int first, int n, HashTableLayout layout, FastModulo bucketOf, ChainMix mix)
+    public void AddEntries<TFields, TLive>(TFields entries, int first, int n, HashTableLayout layout, FastModulo bucketOf, ChainMix mix, ref TLive onLive)
+        where TFields : IEntryFields, allows ref struct
+        where TLive : struct, ILiveEntries
     {
         ulong owned = Owned, arrived = Arrived;
         long edges = Edges;
         int live = Live, forward = Forward, free = Free;
         bool bad = Bad, liveByHashCode = layout.LiveByHashCode; // a local: the layout's field is read once, not per entry
-        nexts = nexts[..hashes.Length];
-        for (int k = 0; k < hashes.Length; k++)
+        int count = entries.Count;
+        for (int k = 0; k < count; k++)
         {
-            int i = first + k, next = nexts[k], hash = hashes[k];
+            int i = first + k, next = entries.Next(k), hash = entries.HashCode(k);
             if (liveByHashCode ? hash < 0 : next < -1) // HashTableLayout.IsFree
             {
                 free++;
@@ -52,6 +57,7 @@ internal struct ChainSums
             arrived += mix.Of((ulong)(uint)next << 32 | bucket) & (0UL - (ulong)edge);
             edges += edge;
             forward += edge & (next >= i ? 1 : 0);
+            onLive.Add(i, hash);
         }
         (Owned, Arrived, Edges, Live, Forward, Free, Bad) = (owned, arrived, edges, live, forward, free, bad);
     }

@@ -16,7 +16,7 @@ internal sealed class EqualHashBins
 {
     private readonly EqualHashGroups.Round _round;
     private readonly int _parts, _capacity, _groupSlotBits;
-    private readonly int[][] _fills; // per stretch, per group: the next free slot in its share
+    private readonly int[][] _fills, _ends; // per stretch, per group: the next free slot in its share, and the share's end
     private readonly long[] _keys;
 
     /// <param name="groupSlotBits">Slot bits per group, as <see cref="EqualHashGroups.FirstRound"/> was given them (tests make groups small).</param>
@@ -31,11 +31,12 @@ internal sealed class EqualHashBins
         _capacity = (int)Math.Min(int.MaxValue / 2, expected + 6 * Math.Sqrt(expected) + 16);
         _keys = BigArrays.Uninitialized<long>(checked(groups * parts * _capacity));
         _fills = new int[parts][];
+        _ends = new int[parts][];
         for (int p = 0; p < parts; p++)
         {
-            _fills[p] = new int[groups];
+            (_fills[p], _ends[p]) = (new int[groups], new int[groups]);
             for (int g = 0; g < groups; g++)
-                _fills[p][g] = ShareStart(g, p);
+                (_fills[p][g], _ends[p][g]) = (ShareStart(g, p), ShareStart(g, p) + _capacity);
         }
     }
 
@@ -44,27 +45,36 @@ internal sealed class EqualHashBins
 
     private int ShareStart(int group, int part) => (group * _parts + part) * _capacity;
 
-    /// <summary>Places the keys of one chunk of stretch <paramref name="part"/>'s live entries (the first is entry <paramref name="first"/>).</summary>
-    [MethodImpl(MethodImplOptions.AggressiveOptimization)] // every entry of a big table
-    public void AddLive(int part, ReadOnlySpan<int> hashes, ReadOnlySpan<int> nexts, int first, HashTableLayout layout)
+    /// <summary>Where stretch <paramref name="part"/>'s live entries are placed, handed each by <see cref="ChainSums.AddEntries"/>.</summary>
+    public Placer For(int part) => new(this, part);
+
+    /// <summary>Places one stretch's keys in its shares: a live entry's key goes to the next free slot of its group's share.</summary>
+    internal readonly struct Placer : ILiveEntries
     {
-        int[] fill = _fills[part];
-        long[] keys = _keys;
-        nexts = nexts[..hashes.Length];
-        for (int k = 0; k < hashes.Length; k++)
+        private readonly EqualHashBins _bins;
+        private readonly int[] _fill, _end;
+        private readonly long[] _keys;
+        private readonly EqualHashGroups.Round _round;
+
+        public Placer(EqualHashBins bins, int part)
         {
-            int hash = hashes[k];
-            if (layout.IsFree(hash, nexts[k]))
-                continue;
-            uint g = _round.GroupOf(hash);
-            int at = fill[g];
-            if (at == ShareStart((int)g, part) + _capacity)
+            (_bins, _fill, _end, _keys, _round) = (bins, bins._fills[part], bins._ends[part], bins._keys, bins._round);
+        }
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)] // every live entry of a big table
+        public void Add(int index, int hashCode)
+        {
+            uint g = _round.GroupOf(hashCode);
+            int at = _fill[g];
+            if (at < _end[g])
             {
-                Overflowed = true; // written from several stretches, only ever to true
-                return;
+                _keys[at] = ((long)hashCode << 32) | (uint)index;
+                _fill[g] = at + 1;
             }
-            keys[at] = ((long)hash << 32) | (uint)(first + k);
-            fill[g] = at + 1;
+            else
+            {
+                _bins.Overflowed = true; // written from several stretches, only ever to true; nothing is written past the share
+            }
         }
     }
 

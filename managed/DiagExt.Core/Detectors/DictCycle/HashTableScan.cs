@@ -78,7 +78,8 @@ internal static class HashTableScan
             return (null, null);
         }
         // A big table is first proven sound from the target's bytes as they stream past; only when that fails is it copied.
-        if (header!.EntriesLength >= HashTableStream.From && HashTableStream.ProvenHealthy(target, header, shape, heap, target.Workers))
+        if (header!.EntriesLength >= HashTableStream.From
+            && HashTableStream.ProvenHealthy(target, header, shape, heap, header.EntriesLength >= HashTableClassifier.ConcurrentFrom ? target.Workers : 1))
             return (null, null);
         var (status, instance, problem) = HashTableReader.Read(target, header, shape, heap);
         if (status == HashTableReader.Status.Unreadable)

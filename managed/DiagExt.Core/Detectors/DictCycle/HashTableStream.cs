@@ -1,4 +1,3 @@
-using System.Buffers;
 using DiagExt.Core.Heap;
 using DiagExt.Core.Targets;
 using Microsoft.Diagnostics.Runtime;
@@ -6,7 +5,7 @@ using Microsoft.Diagnostics.Runtime;
 namespace DiagExt.Core.Detectors.DictCycle;
 
 /// <summary>
-/// A big table proven sound while its arrays stream past in the reader's 1 MB buffers, never copied whole: the proof's
+/// A table proven sound while its arrays stream past in the reader's 1 MB buffers, never copied whole: the proof's
 /// sums (<see cref="ChainSums"/>) and the equal-hash filter's keys placed by group (<see cref="EqualHashBins"/>) in one
 /// pass over the entries, the buckets' sums in a pass over them. Only the keys are new memory, where the
 /// image would copy the buckets, hash codes and nexts too (72 MB of a 5-million-entry table, which a VM charges for
@@ -16,8 +15,12 @@ namespace DiagExt.Core.Detectors.DictCycle;
 /// </summary>
 internal static class HashTableStream
 {
-    /// <summary>Entries from which a table is streamed: below, its copies are small and the image is as fast.</summary>
-    public const int From = 1 << 20;
+    /// <summary>
+    /// Entries from which a table is streamed. Since the stream reads the entries in place in one loop, it is cheaper
+    /// than the image from about a thousand entries (the bench dump's 4,000 tables, 1 K to 4 K entries: analyze 0.96x
+    /// its wall at 1 M, over 11 alternated pairs); from 64 entries it gained nothing more.
+    /// </summary>
+    public const int From = 1 << 10;
 
     /// <summary>
     /// Whether the table is proven healthy without its image; false means "not proven" (read and classify it).
@@ -33,7 +36,8 @@ internal static class HashTableStream
         int expectedFree = layout.FreeCount(raw, h.Count, h.FreeCount) ?? 0;
         int expectedLive = layout.LiveCount(h.Count, h.FreeCount);
         // What the classifier's size and free-list checks would find nothing wrong with, for a table nothing was removed from.
-        if (raw <= 0 || raw > h.EntriesLength || h.BucketsLength != h.EntriesLength || h.FreeList != -1 || expectedFree != 0 || expectedLive != raw)
+        if (raw <= 0 || raw > h.EntriesLength || h.BucketsLength != h.EntriesLength || h.FreeList != -1 || expectedFree != 0 || expectedLive != raw
+            || !RawEntryFields.Fits(shape))
             return false;
         int n = raw;
         var bucketOf = new FastModulo((uint)h.BucketsLength);
@@ -48,10 +52,15 @@ internal static class HashTableStream
         {
             (int from, int to) = EqualHashGroups.Stretch(n, parts, p);
             (int bucketsFrom, int bucketsTo) = EqualHashGroups.Stretch(h.BucketsLength, parts, p);
-            read[p] = Entries(target, h, shape, from, to, (hashes, nexts, first) =>
+            EqualHashBins.Placer placer = bins?.For(p) ?? default;
+            var none = new NoLiveEntries();
+            read[p] = TargetArrays.ReadInChunks(target, h.Entries, from, to, shape.EntrySize, (chunk, first) =>
             {
-                sums[p].AddEntries(hashes, nexts, first, n, layout, bucketOf, mix);
-                bins?.AddLive(p, hashes, nexts, first, layout);
+                var entries = new RawEntryFields(chunk, shape);
+                if (bins is null)
+                    sums[p].AddEntries(entries, first, n, layout, bucketOf, mix, ref none);
+                else
+                    sums[p].AddEntries(entries, first, n, layout, bucketOf, mix, ref placer);
             }) && TargetArrays.ReadInChunks(target, h.Buckets, bucketsFrom, bucketsTo, sizeof(int), (chunk, first) =>
                 sums[p].AddBuckets(System.Runtime.InteropServices.MemoryMarshal.Cast<byte, int>(chunk), first, n, layout.OneBasedBuckets, mix));
         });
@@ -70,27 +79,4 @@ internal static class HashTableStream
         bins.Close(h.BucketsLength).Collect(pairs);
         return pairs.Pairs.Count == 0 || !HashTableReader.KeyComparison(target, heap!, h, shape)!(pairs.Pairs).Contains(true);
     }
-
-    /// <summary>Hands entries from..to-1 to <paramref name="onEntries"/> as hash codes and nexts, a chunk at a time, in buffers reused throughout.</summary>
-    private static bool Entries(Target target, HashTableHeader h, HashTableShape shape, int from, int to, EntriesAction onEntries)
-    {
-        int perChunk = TargetArrays.ElementsPerChunk(shape.EntrySize);
-        int[] hashes = ArrayPool<int>.Shared.Rent(perChunk), nexts = ArrayPool<int>.Shared.Rent(perChunk);
-        try
-        {
-            return TargetArrays.ReadInChunks(target, h.Entries, from, to, shape.EntrySize, (chunk, first) =>
-            {
-                int k = chunk.Length / shape.EntrySize;
-                HashTableReader.Split(chunk, shape, hashes.AsSpan(0, k), nexts.AsSpan(0, k));
-                onEntries(hashes.AsSpan(0, k), nexts.AsSpan(0, k), first);
-            });
-        }
-        finally
-        {
-            ArrayPool<int>.Shared.Return(hashes);
-            ArrayPool<int>.Shared.Return(nexts);
-        }
-    }
-
-    private delegate void EntriesAction(ReadOnlySpan<int> hashes, ReadOnlySpan<int> nexts, int first);
 }
