@@ -33,10 +33,11 @@ internal struct ChainSums
         where TFields : IEntryFields, allows ref struct
         where TLive : struct, ILiveEntries
     {
-        ulong owned = Owned, arrived = Arrived;
-        long edges = Edges;
-        int live = Live, forward = Forward, free = Free;
-        bool bad = Bad, liveByHashCode = layout.LiveByHashCode; // a local: the layout's field is read once, not per entry
+        // Few locals, as the loop has more values than x64 has registers: live is counted as count - free at the end,
+        // and edges and forward edges share one word (each below 2^31 in one call).
+        ulong owned = Owned, arrived = Arrived, links = 0;
+        int free = 0, bad = 0;
+        bool liveByHashCode = layout.LiveByHashCode; // a local: the layout's field is read once, not per entry
         int count = entries.Count;
         for (int k = 0; k < count; k++)
         {
@@ -46,20 +47,22 @@ internal struct ChainSums
                 free++;
                 continue; // its next belongs to the free list, checked by the free-list walk
             }
-            live++;
             ulong bucket = bucketOf.Remainder((uint)hash);
             owned += mix.Of((ulong)(uint)i << 32 | bucket);
-            bool isEdge = (uint)next < (uint)n;
-            bad |= (next != -1) & !isEdge;
+            int edge = (uint)next < (uint)n ? 1 : 0;
+            bad |= (next != -1 ? 1 : 0) & (edge ^ 1);
             // Without a branch (about half the entries end their chain, so it would be mispredicted half the time): an
             // entry that ends its chain adds its mix masked to nothing.
-            int edge = isEdge ? 1 : 0;
             arrived += mix.Of((ulong)(uint)next << 32 | bucket) & (0UL - (ulong)edge);
-            edges += edge;
-            forward += edge & (next >= i ? 1 : 0);
+            links += (uint)edge | (ulong)(uint)(edge & (next >= i ? 1 : 0)) << 32;
             onLive.Add(i, hash);
         }
-        (Owned, Arrived, Edges, Live, Forward, Free, Bad) = (owned, arrived, edges, live, forward, free, bad);
+        (Owned, Arrived) = (owned, arrived);
+        Edges += (uint)links;
+        Forward += (int)(links >> 32);
+        Live += count - free;
+        Free += free;
+        Bad |= bad != 0;
     }
 
     /// <summary>Adds buckets first..first+buckets.Length-1, each the head of its chain (plus one in one-based layouts).</summary>

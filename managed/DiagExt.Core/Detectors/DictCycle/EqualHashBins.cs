@@ -16,7 +16,7 @@ internal sealed class EqualHashBins
 {
     private readonly EqualHashGroups.Round _round;
     private readonly int _parts, _capacity, _groupSlotBits;
-    private readonly int[][] _fills, _ends; // per stretch, per group: the next free slot in its share, and the share's end
+    private readonly long[][] _shares; // per stretch, per group: the share's end << 32 | its next free slot
     private readonly long[] _keys;
 
     /// <param name="groupSlotBits">Slot bits per group, as <see cref="EqualHashGroups.FirstRound"/> was given them (tests make groups small).</param>
@@ -30,13 +30,12 @@ internal sealed class EqualHashBins
         double expected = (double)n / parts / groups;
         _capacity = (int)Math.Min(int.MaxValue / 2, expected + 6 * Math.Sqrt(expected) + 16);
         _keys = BigArrays.Uninitialized<long>(checked(groups * parts * _capacity));
-        _fills = new int[parts][];
-        _ends = new int[parts][];
+        _shares = new long[parts][];
         for (int p = 0; p < parts; p++)
         {
-            (_fills[p], _ends[p]) = (new int[groups], new int[groups]);
+            _shares[p] = new long[groups];
             for (int g = 0; g < groups; g++)
-                (_fills[p][g], _ends[p][g]) = (ShareStart(g, p), ShareStart(g, p) + _capacity);
+                _shares[p][g] = (long)(ShareStart(g, p) + _capacity) << 32 | (uint)ShareStart(g, p);
         }
     }
 
@@ -52,24 +51,26 @@ internal sealed class EqualHashBins
     internal readonly struct Placer : ILiveEntries
     {
         private readonly EqualHashBins _bins;
-        private readonly int[] _fill, _end;
-        private readonly long[] _keys;
-        private readonly EqualHashGroups.Round _round;
+        private readonly long[] _shares, _keys;
+        private readonly uint _multiplier;
+        private readonly int _groupShift;
 
         public Placer(EqualHashBins bins, int part)
         {
-            (_bins, _fill, _end, _keys, _round) = (bins, bins._fills[part], bins._ends[part], bins._keys, bins._round);
+            (_bins, _shares, _keys) = (bins, bins._shares[part], bins._keys);
+            // Round.GroupOf in one shift, 64 bits wide so that a single group (no group bits) shifts everything out.
+            (_multiplier, _groupShift) = (bins._round.Multiplier, 32 - bins._round.GroupBits);
         }
 
         [MethodImpl(MethodImplOptions.AggressiveInlining)] // every live entry of a big table
         public void Add(int index, int hashCode)
         {
-            uint g = _round.GroupOf(hashCode);
-            int at = _fill[g];
-            if (at < _end[g])
+            ref long share = ref _shares[(int)((ulong)((uint)hashCode * _multiplier) >> _groupShift)];
+            int at = (int)share;
+            if (at < (int)(share >> 32))
             {
                 _keys[at] = ((long)hashCode << 32) | (uint)index;
-                _fill[g] = at + 1;
+                share++;
             }
             else
             {
@@ -89,7 +90,7 @@ internal sealed class EqualHashBins
             starts[g] = at;
             for (int p = 0; p < _parts; p++)
             {
-                int from = ShareStart(g, p), count = _fills[p][g] - from;
+                int from = ShareStart(g, p), count = (int)_shares[p][g] - from;
                 if (at != from)
                     Array.Copy(_keys, from, _keys, at, count); // at <= from: towards the front, never over unread keys
                 at += count;
