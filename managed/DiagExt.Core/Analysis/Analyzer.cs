@@ -43,7 +43,9 @@ public static class Analyzer
                 context.Heap.WaitUntilStopped();
         }
 
-        HeapPassSummary? heapPass = context.HeapStarted && interests.Length > 0 ? new(context.Heap.ObjectCount, context.Heap.Elapsed, target.Workers > 1) : null;
+        HeapPassSummary? heapPass = context.HeapStarted && interests.Length > 0
+            ? new(context.Heap.ObjectCount, context.Heap.Elapsed, target.Workers > 1) { Walkable = context.Heap.Walkable }
+            : null;
         List<DetectorOutcome> all = [.. outcomes.Select((o, i) => WithInterestCost(o!, detectors[i], context))];
         return new AnalysisReport(Summarize(target), all, heapPass?.Objects, total.Elapsed) { HeapPass = heapPass };
     }

@@ -39,7 +39,14 @@ public sealed record TargetSummary(
 public sealed record AssemblyScanSummary(string Inputs, int Files, int Assemblies, int NativeFilesSkipped, int MethodsAnalysed) : ReportSubject;
 
 /// <summary>The shared heap pass of one analysis: objects walked, time taken, whether detectors ran beside it.</summary>
-public sealed record HeapPassSummary(long Objects, TimeSpan Elapsed, bool Background);
+public sealed record HeapPassSummary(long Objects, TimeSpan Elapsed, bool Background)
+{
+    /// <summary>
+    /// False when the runtime said its heap could not be walked (the target was read during a garbage collection):
+    /// what such a dump lacks may only be missed, so a series does not read its absence as a chain that cleared.
+    /// </summary>
+    public bool Walkable { get; init; } = true;
+}
 
 /// <summary>
 /// Where a command's time went before the analysis: from the process's start to the command (runtime start-up,

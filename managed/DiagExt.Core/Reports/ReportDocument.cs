@@ -46,7 +46,7 @@ internal sealed record ReportDocument
             HeapInterest = o.HeapInterest is { } cost ? new HeapInterestDocument(cost.Objects, Ms(cost.Elapsed)) : null,
         }).ToList(),
         HeapObjects = report.HeapObjects,
-        HeapPass = report.HeapPass is { } pass ? new HeapPassDocument(Ms(pass.Elapsed), pass.Background) : null,
+        HeapPass = report.HeapPass is { } pass ? new HeapPassDocument(Ms(pass.Elapsed), pass.Background) { Walkable = pass.Walkable ? null : false } : null,
         Startup = report.Startup is { } startup ? new StartupDocument(Ms(startup.ProcessStart), Ms(startup.Open)) : null,
         Pause = report.Pause is { } pause ? new PauseDocument(Ms(pause.Stopped), PauseDocument.Name(pause.By), pause.SnapshotEstimate is { } e ? Ms(e) : null) : null,
         ElapsedMs = Ms(report.Elapsed),
@@ -72,7 +72,7 @@ internal sealed record ReportDocument
             throw new System.Text.Json.JsonException("a finding of a detector the report does not list");
         return new AnalysisReport(subject, outcomes, HeapObjects, TimeSpan.FromMilliseconds(ElapsedMs))
         {
-            HeapPass = HeapPass is { } p ? new HeapPassSummary(HeapObjects ?? 0, TimeSpan.FromMilliseconds(p.ElapsedMs), p.Background) : null,
+            HeapPass = HeapPass is { } p ? new HeapPassSummary(HeapObjects ?? 0, TimeSpan.FromMilliseconds(p.ElapsedMs), p.Background) { Walkable = p.Walkable ?? true } : null,
             Startup = Startup is { } st ? new StartupTimes(TimeSpan.FromMilliseconds(st.ProcessStartMs), TimeSpan.FromMilliseconds(st.OpenMs)) : null,
             Pause = Pause is { } pause
                 ? new ProcessPause(TimeSpan.FromMilliseconds(pause.StoppedMs), PauseDocument.Cause(pause.By))
@@ -122,7 +122,11 @@ internal sealed record DetectorDocument(string Name, DetectorStatus Status, stri
 /// </summary>
 internal sealed record HeapInterestDocument(long Objects, double ElapsedMs);
 
-internal sealed record HeapPassDocument(double ElapsedMs, bool Background);
+internal sealed record HeapPassDocument(double ElapsedMs, bool Background)
+{
+    /// <summary>Written only as false: the heap could not be walked (read during a garbage collection).</summary>
+    public bool? Walkable { get; init; }
+}
 
 internal sealed record StartupDocument(double ProcessStartMs, double OpenMs);
 

@@ -1,4 +1,7 @@
 using System.Text.Json;
+using DiagExt.Core.Analysis;
+using DiagExt.Core.Catalog;
+using DiagExt.Core.Detectors.Hang;
 using DiagExt.Tests.Infrastructure;
 
 namespace DiagExt.Tests.Hang;
@@ -44,8 +47,8 @@ public class HangSeriesTests
     /// <summary>
     /// Two dumps of the chain sample, analysed as a series. A dump createdump took in the middle of a garbage collection
     /// (chaingc forces them without end) holds no readable lock owners, and DiagExt says so and asks for the dump again
-    /// ("read during a garbage collection ... take the dump again"): the series then lacks the chain in that dump. Only
-    /// then, and only when no hazard came out, is the series taken again, as a user would, up to three times.
+    /// ("read during a garbage collection ... take the dump again"), and the series says that dump cannot tell and asks for
+    /// it again. Only then, and only when no hazard came out, is the series taken again, as a user would, up to three times.
     /// </summary>
     private static (DumpSeriesMaker.Series, Diagext.Result) StuckSeries(string mode)
     {
@@ -154,6 +157,53 @@ public class HangSeriesTests
         Assert.That(s.GetProperty("problems").EnumerateArray().Select(p => p.GetString()), Has.Some.Contain("have the same time"));
         Assert.That(s.GetProperty("findings").EnumerateArray().Single().GetProperty("title").GetString(), Does.Contain("across 2 dumps (their times are not known to go forward)"));
     }
+
+    /// <summary>
+    /// What a fresh-clone CI run met (a chaingc series): createdump caught one dump in the middle of a garbage collection,
+    /// the runtime said its heap could not be walked, no lock owner could be read there, and the series called the chain
+    /// "formed or cleared". Such a dump cannot tell whether a chain was there. Three real dumps of the chain sample, judged
+    /// as the batch judges their reports; one report is then made to say what that dump's said (heap not walkable, no hang
+    /// finding), since when createdump catches a collection is chance.
+    /// </summary>
+    [Test]
+    public void A_dump_read_during_a_garbage_collection_neither_forms_nor_clears_a_chain()
+    {
+        DumpSeriesMaker.Series series = DumpSeriesMaker.Of("Hangs", "chain", 3, Apart);
+        var snapshots = series.Dumps.Select(dump =>
+        {
+            Diagext.Result result = Diagext.Run("hang", dump, "--json");
+            long epoch = long.Parse(Path.GetFileNameWithoutExtension(dump).Split('_')[1]);
+            return new SeriesSnapshot(dump, DateTime.UnixEpoch.AddSeconds(epoch), DetectorCatalog.Json.Read(result.Stdout));
+        }).ToList();
+        var judge = new ChainSeries();
+        Assert.That(judge.Judge(snapshots).Findings.Single().Title, Does.Contain("across 3 dumps"), "the three as they are");
+
+        // The middle dump blind: the chain is judged on the other two, and the series says why.
+        SeriesVerdicts middle = judge.Judge([snapshots[0], Blind(snapshots[1]), snapshots[2]]);
+        Assert.That(middle.Findings.Single().Title, Does.Match(@"2 threads stuck behind thread 0x[0-9a-f]+ for at least \d+\.\d s across 2 dumps"));
+        Assert.That(middle.Moved.Single(), Does.Contain($"dump 2 ({Path.GetFileName(series.Dumps[1])}) was read during a garbage collection").And.Contain("judged on the other 2"));
+
+        // The first of two blind: nothing to settle it on, and it is not called formed or cleared.
+        SeriesVerdicts first = judge.Judge([Blind(snapshots[0]), snapshots[1]]);
+        Assert.That(first.Findings, Is.Empty);
+        Assert.That(first.Moved.Single(), Does.Contain("is in 1 of 2 dumps, and dump 1").And.Contain("take that dump again").And.Not.Contain("formed or cleared"));
+
+        // A dump that could see and shows no chain is still a chain that formed or cleared.
+        SeriesVerdicts cleared = judge.Judge([snapshots[0], WithoutChain(snapshots[1], walkable: true)]);
+        Assert.That(cleared.Moved.Single(), Does.Contain("formed or cleared"));
+    }
+
+    /// <summary>The snapshot as a dump read during a garbage collection reports it: heap not walkable, no hang finding.</summary>
+    private static SeriesSnapshot Blind(SeriesSnapshot s) => WithoutChain(s, walkable: false);
+
+    private static SeriesSnapshot WithoutChain(SeriesSnapshot s, bool walkable) => s with
+    {
+        Report = s.Report with
+        {
+            Outcomes = s.Report.Outcomes.Select(o => o.Detector == HangDetector.CommandName ? o with { Findings = [] } : o).ToList(),
+            HeapPass = s.Report.HeapPass! with { Walkable = walkable },
+        },
+    };
 
     /// <summary>
     /// Issue 42's bar for one snapshot: a healthy busy process, dumped 20 times while it runs, gives exit 0 and no

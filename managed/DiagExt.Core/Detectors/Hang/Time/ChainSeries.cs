@@ -22,45 +22,68 @@ internal sealed class ChainSeries : ISeriesJudge
                 .Where(f => f.TimeSettles && f.Threads.Count > 0)
                 .GroupBy(f => (f.Kind, Holder: HangIdentity.Holder(f))).ToDictionary(g => g.Key, g => g.First()))
             .ToList();
+        // A dump read during a garbage collection may miss a chain that is there (its locks' owners unreadable): its
+        // not showing a chain tells nothing, so it neither forms nor clears one.
+        var blind = snapshots.Select(s => s.Report.HeapPass is { Walkable: false }).ToList();
         var findings = new List<Finding>();
         var moved = new List<string>();
         foreach (var key in chains.SelectMany(c => c.Keys).Distinct().OrderBy(k => k.Holder).ThenBy(k => k.Kind, StringComparer.Ordinal))
         {
             var seen = chains.Select(c => c.GetValueOrDefault(key)).ToList();
             string who = key.Kind == HangDetector.BlockedChain ? $"the chain behind thread 0x{key.Holder:x}" : $"the {key.Kind} of thread 0x{key.Holder:x}";
-            int present = seen.Count(f => f is not null);
-            if (present < seen.Count)
+            var there = Enumerable.Range(0, seen.Count).Where(d => seen[d] is not null).ToList();
+            var missing = Enumerable.Range(0, seen.Count).Where(d => seen[d] is null).ToList();
+            if (missing.Any(d => !blind[d]))
             {
-                moved.Add($"{who} is in {present} of {seen.Count} dumps: it formed or cleared between them");
+                moved.Add($"{who} is in {there.Count} of {seen.Count} dumps: it formed or cleared between them");
                 continue;
             }
-            var changes = Changes(seen!).ToList();
+            if (missing.Count > 0)
+            {
+                string which = $"{Numbered(missing, snapshots)} {(missing.Count == 1 ? "was" : "were")} read during a garbage collection";
+                if (there.Count < 2)
+                {
+                    moved.Add($"{who} is in {there.Count} of {seen.Count} dumps, and {which}, which cannot tell whether it was there: take {(missing.Count == 1 ? "that dump" : "those dumps")} again");
+                    continue;
+                }
+                moved.Add($"{which}, which cannot tell whether {who} was there: it is judged on the other {there.Count}");
+            }
+            var present = there.Select(d => seen[d]!).ToList();
+            var changes = Changes(present, there.Select(d => d + 1).ToList()).ToList();
             if (changes.Count > 0)
             {
                 moved.Add($"{who} moved: {string.Join("; ", changes)}");
                 continue;
             }
-            findings.Add(Stuck(seen!, snapshots[^1].Time - snapshots[0].Time, "dumps"));
+            findings.Add(Stuck(present, snapshots[there[^1]].Time - snapshots[there[0]].Time, "dumps"));
         }
         return new SeriesVerdicts(findings, moved, Threads(snapshots));
     }
 
-    /// <summary>What differs between consecutive dumps of one chain, thread by thread; empty when nothing does.</summary>
-    internal static IEnumerable<string> Changes(IReadOnlyList<HangFinding> seen)
+    /// <summary>"dump 1 (a.core)", "dumps 1 (a.core) and 3 (c.core)": 1-based, as the series lists them.</summary>
+    private static string Numbered(IReadOnlyList<int> dumps, IReadOnlyList<SeriesSnapshot> snapshots) =>
+        (dumps.Count == 1 ? "dump " : "dumps ") + string.Join(" and ", dumps.Select(d => $"{d + 1} ({Path.GetFileName(snapshots[d].Dump)})"));
+
+    /// <summary>
+    /// What differs between consecutive dumps of one chain, thread by thread; empty when nothing does.
+    /// <paramref name="numbers"/>: each one's number in the series (1, 2, ... when null).
+    /// </summary>
+    internal static IEnumerable<string> Changes(IReadOnlyList<HangFinding> seen, IReadOnlyList<int>? numbers = null)
     {
         for (int i = 1; i < seen.Count; i++)
         {
+            (int from, int to) = numbers is null ? (i, i + 1) : (numbers[i - 1], numbers[i]);
             var before = seen[i - 1].Threads.ToDictionary(t => t.OsThreadId);
             var came = seen[i].Threads.Where(t => !before.ContainsKey(t.OsThreadId)).Select(t => $"0x{t.OsThreadId:x}").ToList();
             var left = before.Keys.Where(os => seen[i].Threads.All(t => t.OsThreadId != os)).Select(os => $"0x{os:x}").ToList();
             if (came.Count + left.Count > 0)
-                yield return $"its waiters changed between dumps {i} and {i + 1} ({string.Join(", ", came.Select(c => "+" + c).Concat(left.Select(l => "-" + l)))})";
+                yield return $"its waiters changed between dumps {from} and {to} ({string.Join(", ", came.Select(c => "+" + c).Concat(left.Select(l => "-" + l)))})";
             foreach (ThreadRef now in seen[i].Threads)
             {
                 if (!before.TryGetValue(now.OsThreadId, out ThreadRef? then))
                     continue;
                 if (Difference(then, seen[i - 1], now, seen[i]) is { } what)
-                    yield return $"0x{now.OsThreadId:x} {what} between dumps {i} and {i + 1}";
+                    yield return $"0x{now.OsThreadId:x} {what} between dumps {from} and {to}";
             }
         }
     }
