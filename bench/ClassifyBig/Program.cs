@@ -91,7 +91,7 @@ Console.WriteLine($"largest table: {largest.Table.Type!.Name} at 0x{largest.Tabl
 // The first run is what analyze pays (the code is just compiled); the fastest is the classifier's own speed.
 Console.WriteLine($"read {read.TotalSeconds:F3}s; classify{(concurrent ? " (equal hash codes beside the proof, as analyze on 2+ cores)" : "")}, {compiled}: first run {times[0]:F3}s (CPU {cpu[0]:F3}s), fastest of {runs} {times.Min():F3}s (CPU {cpu.Min():F3}s)");
 Console.WriteLine($"careful walk alone (no ChainProof): fastest of {runs} {careful.Min():F3}s");
-// What analyze does first with a table of a million entries or more (HashTableStream): the proof from the target's bytes
+// What analyze does first with a table of a thousand entries or more (HashTableStream): the proof from the target's bytes
 // as they stream past, no copy of the arrays; the read above and the classification are what it pays when that fails.
 if (HashTableReader.ReadHeader(target, largest.Table.Address, shape, heap) is (HashTableReader.Status.Read, { } header, _))
 {
@@ -107,7 +107,7 @@ if (HashTableReader.ReadHeader(target, largest.Table.Address, shape, heap) is (H
         proven = HashTableStream.ProvenHealthy(target, header, shape, heap, parts);
         streamed.Add(watch.Elapsed.TotalSeconds);
     }
-    Console.WriteLine($"streamed proof (what analyze does first with 1 M entries or more): {(proven ? "proven healthy" : "not proven, so read and classified")}, first run {streamed[0]:F3}s, fastest of {runs} {streamed.Min():F3}s");
+    Console.WriteLine($"streamed proof (what analyze does first with 1 K entries or more): {(proven ? "proven healthy" : "not proven, so read and classified")}, first run {streamed[0]:F3}s, fastest of {runs} {streamed.Min():F3}s");
 }
 // The fast path's phases one by one (fastest of the runs): which of them grows faster than the table.
 HashTableImage image = instance.Image;

@@ -53,4 +53,23 @@ public class HashTableStreamTests
         Assert.That(streamed, Is.GreaterThan(10));
         Assert.That(keyed, Is.GreaterThan(0), "some proven table is big enough for the equal-hash filter to have work");
     }
+
+    [Test]
+    public void A_shape_whose_fields_lie_outside_the_entry_is_not_streamed()
+    {
+        // The shape's offsets come from the target's own metadata: the stream reads them in place without bounds checks
+        // per entry, so a next or hashCode past the entry's end must leave the table to the image, never be read.
+        using Target target = TargetOpener.OpenDump(HeapTestDump.Path);
+        ClrHeap heap = target.Runtime!.Heap;
+        var (table, shape, header) = DumpTables.Shaped(target)
+            .Select(t => (t.Table, t.Shape, Header: HashTableReader.ReadHeader(target, t.Table.Address, t.Shape, heap).Header))
+            .First(t => t.Header is not null && HashTableStream.ProvenHealthy(target, t.Header, t.Shape, heap, parts: 1));
+        string name = $"{table.Type!.Name} at 0x{table.Address:x}";
+        foreach (HashTableShape bad in new[] { shape with { NextOffset = shape.EntrySize - 3 }, shape with { HashCodeOffset = -1 }, shape with { EntrySize = 2 } })
+        {
+            Assert.That(RawEntryFields.Fits(bad), Is.False, name);
+            Assert.That(HashTableStream.ProvenHealthy(target, header!, bad, heap, parts: 1), Is.False, name);
+        }
+        Assert.That(RawEntryFields.Fits(shape), Is.True, name);
+    }
 }
