@@ -43,7 +43,8 @@ internal readonly ref struct SplitEntryFields : IEntryFields
 /// <summary>
 /// The fields read in place from a chunk of raw entries, as the target's bytes stream past: no split into arrays first
 /// (that copy and its second loop were a tenth of a streamed table's CPU). The offsets are checked once here, so each
-/// read is inside the chunk for every k below Count.
+/// read is inside the chunk for every k below Count. Read in the host's byte order: little-endian, as every target ClrMD
+/// reads (x86, x64, ARM, ARM64).
 /// </summary>
 internal readonly ref struct RawEntryFields : IEntryFields
 {
