@@ -52,20 +52,17 @@ internal sealed class EqualHashBins
     {
         private readonly EqualHashBins _bins;
         private readonly long[] _shares, _keys;
-        private readonly uint _multiplier;
-        private readonly int _groupShift;
+        private readonly EqualHashGroups.Round _round;
 
         public Placer(EqualHashBins bins, int part)
         {
-            (_bins, _shares, _keys) = (bins, bins._shares[part], bins._keys);
-            // Round.GroupOf in one shift, 64 bits wide so that a single group (no group bits) shifts everything out.
-            (_multiplier, _groupShift) = (bins._round.Multiplier, 32 - bins._round.GroupBits);
+            (_bins, _shares, _keys, _round) = (bins, bins._shares[part], bins._keys, bins._round);
         }
 
         [MethodImpl(MethodImplOptions.AggressiveInlining)] // every live entry of a big table
         public void Add(int index, int hashCode)
         {
-            ref long share = ref _shares[(int)((ulong)((uint)hashCode * _multiplier) >> _groupShift)];
+            ref long share = ref _shares[_round.GroupOf(hashCode)];
             int at = (int)share;
             if (at < (int)(share >> 32))
             {

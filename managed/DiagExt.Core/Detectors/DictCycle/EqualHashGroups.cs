@@ -131,8 +131,9 @@ internal static class EqualHashGroups
         [MethodImpl(MethodImplOptions.AggressiveInlining)] // per entry
         public uint SlotOf(int hash) => ((uint)hash * Multiplier) >> (32 - Bits);
 
+        /// <summary>The top <see cref="GroupBits"/> of the slot, in one shift: 64 bits wide, so that with no group bits it is 0.</summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)] // per entry
-        public uint GroupOf(int hash) => SlotOf(hash) >> (Bits - GroupBits);
+        public uint GroupOf(int hash) => (uint)((ulong)((uint)hash * Multiplier) >> (32 - GroupBits));
     }
 
     /// <summary>Adds the live entries per group of one stretch of the table (its hash codes and nexts) to <paramref name="counts"/>.</summary>

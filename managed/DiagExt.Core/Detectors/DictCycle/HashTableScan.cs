@@ -77,7 +77,8 @@ internal static class HashTableScan
             ReadFloor.Read(target, header!, shape);
             return (null, null);
         }
-        // A big table is first proven sound from the target's bytes as they stream past; only when that fails is it copied.
+        // A table of HashTableStream.From entries or more is first proven sound from the target's bytes as they stream past
+        // (side by side in stretches only from a million entries); only when that fails is it copied.
         if (header!.EntriesLength >= HashTableStream.From
             && HashTableStream.ProvenHealthy(target, header, shape, heap, header.EntriesLength >= HashTableClassifier.ConcurrentFrom ? target.Workers : 1))
             return (null, null);
