@@ -43,7 +43,8 @@ measure() {
 
 # cost_pairs NAME PAIRS A... -- B...: what A costs over B, from PAIRS alternated runs (A, B, A, B ...: a machine whose
 # speed drifts slows both sides of a pair alike), each pair's ratio A/B - 1 in %, wall and CPU. Sets cost_wall and
-# cost_cpu to "MEDIAN MIN MAX" of the pair ratios (quote the median; the spread says how noisy the machine was), and
+# cost_cpu to "MEDIAN MIN MAX LOW HIGH" of the pair ratios (quote the median; LOW to HIGH holds the true median with 95 %
+# confidence, see median_spread; the spread says how noisy the machine was), and
 # cost_b_wall to the median wall of B's runs, in seconds.
 # Fails when a run exits above 3 (an error, not an analysis).
 cost_pairs() {
@@ -66,11 +67,19 @@ cost_pairs() {
     cost_wall=$(printf '%s\n' "${walls[@]}" | median_spread)
     cost_cpu=$(printf '%s\n' "${cpus[@]}" | median_spread)
     cost_b_wall=$(printf '%s\n' "${b_walls[@]}" | median_spread | cut -d' ' -f1)
-    log "$(printf '%-28s %s pairs: wall %+.1f %% (median; %+.1f to %+.1f), CPU %+.1f %%' "$name" "$pairs" $cost_wall ${cost_cpu%% *})"
+    log "$(printf '%-28s %s pairs: wall %+.1f %% (median; %+.1f to %+.1f), CPU %+.1f %%' "$name" "$pairs" $(cut -d' ' -f1-3 <<< "$cost_wall") ${cost_cpu%% *})"
 }
 
-# median_spread: numbers on stdin, one a line -> "MEDIAN MIN MAX".
-median_spread() { sort -g | awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.2f %.2f %.2f\n", m, v[1], v[NR] }'; }
+# median_spread: numbers on stdin, one a line -> "MEDIAN MIN MAX LOW HIGH": LOW and HIGH the order statistics that hold
+# the true median with at least 95 % confidence whatever the distribution (the k-th smallest and largest, k the largest
+# with P(Binomial(n, 1/2) < k) <= 2.5 %): from 15 pairs the 4th and the 12th; under 9 pairs no k fits, they are MIN and MAX.
+median_spread() {
+    sort -g | awk '{ v[NR] = $1 } END {
+        n = NR; m = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+        k = 1; below = 0.5 ^ n; term = n * 0.5 ^ n # below: P(X < k), term: P(X = k)
+        while (k + 1 < n / 2 + 1 && below + term <= 0.025) { below += term; k++; term = term * (n - k + 1) / k }
+        printf "%.2f %.2f %.2f %.2f %.2f\n", m, v[1], v[n], v[k], v[n + 1 - k] }'
+}
 
 # check ACTUAL EXPECTED WHAT: one line saying whether a run gave what it must; a miss sets checks_failed=1 (the
 # caller sets checks_failed=0 first and exits with it).
