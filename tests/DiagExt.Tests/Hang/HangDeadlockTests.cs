@@ -127,11 +127,19 @@ public class HangDeadlockTests
     private static IEnumerable<TestCaseData> ChainRuns() => Cases("chain");
 
     [TestCaseSource(nameof(HealthyRuns))]
-    public void A_busy_contended_healthy_process_gives_no_finding(string mode, int run)
+    public void A_busy_contended_healthy_process_gives_no_warning(string mode, int run)
     {
         Diagext.Result result = Diagext.Run("hang", HangSample.Of(mode, run).Path, "--json");
         Assert.That(result.ExitCode, Is.Zero, result.Stdout + result.Stderr);
-        Assert.That(result.Findings, Is.Empty);
+        // A busy process caught at an instant may hold two threads queued one behind the other on a lock whose owner runs
+        // (seen in CI: SemaphoreSlim's own monitor in this mode). One dump cannot tell that from a stuck chain, so hang says
+        // so in a note (issue 42); anything else, or anything above a note, is wrong here.
+        foreach (JsonElement finding in result.Findings)
+        {
+            Assert.That(finding.GetProperty("kind").GetString(), Is.EqualTo("blocked-chain"), result.Stdout);
+            Assert.That(finding.GetProperty("severity").GetString(), Is.EqualTo("information"), result.Stdout);
+            Assert.That(finding.GetProperty("timeSettles").GetBoolean(), Is.True, "the note says what settles it");
+        }
         Assert.That(result.Json.GetProperty("detectors")[0].GetProperty("reason").GetString(), Does.Match(@"^\d+ threads? in a wait"), "not silence: the waits were read");
     }
 

@@ -22,7 +22,7 @@ namespace DiagExt.Tests.Hang;
 ///   remote-wait: its threads move while watched. (One dump of remotehealthy does report its requests in flight as a
 ///   hazard until the lead made one dump's unbounded remote wait a note, as issue 42 made one dump's chain: a dump cannot
 ///   tell them from a server that stopped answering; now exit 0.)
-/// - the healthy modes (no sockets) give no remote-wait: <see cref="HangDeadlockTests.A_busy_contended_healthy_process_gives_no_finding"/>
+/// - the healthy modes (no sockets) give no remote-wait: <see cref="HangDeadlockTests.A_busy_contended_healthy_process_gives_no_warning"/>
 ///   checks they give no finding at all.
 /// </summary>
 [TestFixture]

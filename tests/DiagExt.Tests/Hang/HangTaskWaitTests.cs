@@ -20,7 +20,7 @@ namespace DiagExt.Tests.Hang;
 ///   complete it and an idle consumer waiting for work looks the same; the finding and its wording are unchanged.
 /// - mres: a blocked-chain warning naming only "sleeper", on a ManualResetEventSlim nothing but stacks reaches.
 /// - taskhealthy: no finding (a Task.Delay is a timer, a promise a running thread holds will be completed): checked with
-///   the busy healthy mode in <see cref="HangDeadlockTests.A_busy_contended_healthy_process_gives_no_finding"/>.
+///   the busy healthy mode in <see cref="HangDeadlockTests.A_busy_contended_healthy_process_gives_no_warning"/>.
 /// </summary>
 [TestFixture]
 [Category(TestKind.Dump)]
