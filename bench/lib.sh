@@ -77,7 +77,7 @@ median_spread() {
     sort -g | awk '{ v[NR] = $1 } END {
         n = NR; m = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
         k = 1; below = 0.5 ^ n; term = n * 0.5 ^ n # below: P(X < k), term: P(X = k)
-        while (k + 1 < n / 2 + 1 && below + term <= 0.025) { below += term; k++; term = term * (n - k + 1) / k }
+        while (k < n / 2 && below + term <= 0.025) { below += term; k++; term = term * (n - k + 1) / k }
         printf "%.2f %.2f %.2f %.2f %.2f\n", m, v[1], v[n], v[k], v[n + 1 - k] }'
 }
 

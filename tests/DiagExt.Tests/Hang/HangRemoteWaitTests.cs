@@ -23,7 +23,7 @@ namespace DiagExt.Tests.Hang;
 ///   hazard until the lead made one dump's unbounded remote wait a note, as issue 42 made one dump's chain: a dump cannot
 ///   tell them from a server that stopped answering; now exit 0.)
 /// - the healthy modes (no sockets) give no remote-wait: <see cref="HangDeadlockTests.A_busy_contended_healthy_process_gives_no_warning"/>
-///   checks they give no finding at all.
+///   checks they give no finding but a blocked chain's note (one dump cannot tell it from contention).
 /// </summary>
 [TestFixture]
 [Category(TestKind.Dump)]

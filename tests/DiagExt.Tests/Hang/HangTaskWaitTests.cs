@@ -19,7 +19,7 @@ namespace DiagExt.Tests.Hang;
 ///   first runs: a note (information, exit code 0), not a warning, since code reachable from a static may still
 ///   complete it and an idle consumer waiting for work looks the same; the finding and its wording are unchanged.
 /// - mres: a blocked-chain warning naming only "sleeper", on a ManualResetEventSlim nothing but stacks reaches.
-/// - taskhealthy: no finding (a Task.Delay is a timer, a promise a running thread holds will be completed): checked with
+/// - taskhealthy: no finding but, at most, a blocked chain's note (a Task.Delay is a timer, a promise a running thread holds will be completed): checked with
 ///   the busy healthy mode in <see cref="HangDeadlockTests.A_busy_contended_healthy_process_gives_no_warning"/>.
 /// </summary>
 [TestFixture]
